@@ -1,0 +1,406 @@
+#ifndef OOMPI_COMMUNICATOR_HPP
+#define OOMPI_COMMUNICATOR_HPP
+
+// Communicators and point-to-point messaging.
+//
+// `communicator` is the base of every communicator kind (intra, inter, topologies) and holds
+// what they share: rank and size, and point-to-point in all modes. Ports (`comm[r]`) give
+// OOMPI's `comm[r] << x` spelling. A communicator made by oompi (dup, split, ...) owns its
+// handle and frees it on destruction; world() and self() do not.
+
+#include "buffer.hpp"
+#include "error.hpp"
+#include "message.hpp"
+#include "request.hpp"
+#include "status.hpp"
+
+#include <mpi.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace oompi {
+
+class port;
+class intracommunicator;
+
+namespace detail {
+using send_fn = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm);
+using isend_fn = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request*);
+using recv_init_fn = int (*)(void*, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request*);
+}  // namespace detail
+
+class communicator {
+public:
+  /// A null communicator.
+  communicator() noexcept = default;
+  /// Wraps a handle. With `owned`, this object frees it. MPI_ERRORS_RETURN is installed on it.
+  explicit communicator(MPI_Comm comm, bool owned = false) : comm_(comm), owned_(owned) {
+    if (comm_ != MPI_COMM_NULL) {
+      detail::require_running("oompi::communicator");
+      OOMPI_CHECK(MPI_Comm_set_errhandler, (comm_, MPI_ERRORS_RETURN));
+      cache_rank_size();
+    }
+  }
+  communicator(communicator&& o) noexcept
+      : comm_(std::exchange(o.comm_, MPI_COMM_NULL)), owned_(std::exchange(o.owned_, false)),
+        rank_(o.rank_), size_(o.size_) {}
+  communicator& operator=(communicator&& o) noexcept {
+    if (this != &o) {
+      reset();
+      comm_ = std::exchange(o.comm_, MPI_COMM_NULL);
+      owned_ = std::exchange(o.owned_, false);
+      rank_ = o.rank_;
+      size_ = o.size_;
+    }
+    return *this;
+  }
+  communicator(const communicator&) = delete;  // dup() makes a new communicator
+  communicator& operator=(const communicator&) = delete;
+  ~communicator() { reset(); }
+
+  /// MPI_COMM_WORLD (not owned).
+  static intracommunicator world();
+  /// MPI_COMM_SELF (not owned).
+  static intracommunicator self();
+
+  /// This process's rank in the communicator.
+  int rank() const noexcept { return rank_; }
+  /// Number of processes (of the local group, for an intercommunicator).
+  int size() const noexcept { return size_; }
+  MPI_Comm native() const noexcept { return comm_; }
+  bool is_null() const noexcept { return comm_ == MPI_COMM_NULL; }
+  bool owned() const noexcept { return owned_; }
+
+  /// The port to process `rank`: `comm[r] << x`, `comm[r] >> y`.
+  port operator[](int rank) const noexcept;
+
+  // --- blocking sends: standard, synchronous, buffered, ready ---------------------------
+
+  template <class B>
+  void send(const B& buf, int dest, int tag = 0) const {
+    send_mode<MPI_Send>("MPI_Send", buf, dest, tag);
+  }
+  template <class B>
+  void ssend(const B& buf, int dest, int tag = 0) const {
+    send_mode<MPI_Ssend>("MPI_Ssend", buf, dest, tag);
+  }
+  /// Buffered send: needs an attached buffer (oompi::attached_buffer).
+  template <class B>
+  void bsend(const B& buf, int dest, int tag = 0) const {
+    send_mode<MPI_Bsend>("MPI_Bsend", buf, dest, tag);
+  }
+  /// Ready send: the matching receive must already be posted.
+  template <class B>
+  void rsend(const B& buf, int dest, int tag = 0) const {
+    send_mode<MPI_Rsend>("MPI_Rsend", buf, dest, tag);
+  }
+
+  // --- blocking receives ------------------------------------------------------------------
+
+  /// Receives into `buf`. A message larger than `buf` fails with MPI_ERR_TRUNCATE.
+  template <class B>
+  status recv(B& buf, int source = any_source, int tag = any_tag) const {
+    static_assert(!std::is_const_v<B>, "oompi: cannot receive into a const buffer");
+    require("MPI_Recv");
+    status s;
+    detail::with_int_count(detail::describe(buf), [&](void* p, int n, MPI_Datatype t) {
+      OOMPI_CHECK(MPI_Recv, (p, n, t, source, tag, comm_, &s.native()));
+    });
+    return s;
+  }
+  /// Receives and returns a value. A resizable container (std::vector, std::string) is sized
+  /// to the incoming message first (matched probe, so safe with threads).
+  template <class B>
+  B recv(int source = any_source, int tag = any_tag) const {
+    B value{};
+    if constexpr (detail::is_resizable<B>::value) {
+      message m = mprobe(source, tag);
+      buffer_traits<B>::resize(value, m.status().count(detail::describe(value).type));
+      mrecv(value, m);
+    } else {
+      recv(value, source, tag);
+    }
+    return value;
+  }
+
+  // --- send-receive -----------------------------------------------------------------------
+
+  template <class S, class R>
+  status sendrecv(const S& sendbuf, int dest, int sendtag, R& recvbuf, int source = any_source,
+                  int recvtag = any_tag) const {
+    require("MPI_Sendrecv");
+    status s;
+    detail::with_int_count(detail::describe(sendbuf), [&](void* sp, int sn, MPI_Datatype st) {
+      detail::with_int_count(detail::describe(recvbuf), [&](void* rp, int rn, MPI_Datatype rt) {
+        OOMPI_CHECK(MPI_Sendrecv,
+                    (sp, sn, st, dest, sendtag, rp, rn, rt, source, recvtag, comm_, &s.native()));
+      });
+    });
+    return s;
+  }
+  template <class B>
+  status sendrecv_replace(B& buf, int dest, int sendtag, int source = any_source,
+                          int recvtag = any_tag) const {
+    require("MPI_Sendrecv_replace");
+    status s;
+    detail::with_int_count(detail::describe(buf), [&](void* p, int n, MPI_Datatype t) {
+      OOMPI_CHECK(MPI_Sendrecv_replace,
+                  (p, n, t, dest, sendtag, source, recvtag, comm_, &s.native()));
+    });
+    return s;
+  }
+
+  // --- nonblocking ------------------------------------------------------------------------
+  // An lvalue buffer is borrowed: keep it alive and untouched until the request completes.
+  // An rvalue buffer is moved into the request, which owns it until completion.
+
+  template <class B>
+  request isend(B&& buf, int dest, int tag = 0) const {
+    return isend_mode<MPI_Isend>("MPI_Isend", std::forward<B>(buf), dest, tag);
+  }
+  template <class B>
+  request issend(B&& buf, int dest, int tag = 0) const {
+    return isend_mode<MPI_Issend>("MPI_Issend", std::forward<B>(buf), dest, tag);
+  }
+  template <class B>
+  request ibsend(B&& buf, int dest, int tag = 0) const {
+    return isend_mode<MPI_Ibsend>("MPI_Ibsend", std::forward<B>(buf), dest, tag);
+  }
+  template <class B>
+  request irsend(B&& buf, int dest, int tag = 0) const {
+    return isend_mode<MPI_Irsend>("MPI_Irsend", std::forward<B>(buf), dest, tag);
+  }
+
+  /// Nonblocking receive into a borrowed buffer.
+  template <class B>
+  request irecv(B& buf, int source = any_source, int tag = any_tag) const {
+    static_assert(!std::is_const_v<B>, "oompi: cannot receive into a const buffer");
+    require("MPI_Irecv");
+    MPI_Request r = MPI_REQUEST_NULL;
+    detail::with_int_count(detail::describe(buf), [&](void* p, int n, MPI_Datatype t) {
+      OOMPI_CHECK(MPI_Irecv, (p, n, t, source, tag, comm_, &r));
+    });
+    return request(r);
+  }
+  /// Nonblocking receive into a buffer the request owns: get() returns it when complete.
+  template <class B, class = std::enable_if_t<!std::is_lvalue_reference_v<B>>>
+  future<B> irecv(B&& buf, int source = any_source, int tag = any_tag) const {
+    auto owned = std::make_unique<detail::kept<B>>(std::move(buf));
+    request r = irecv(owned->value, source, tag);
+    return future<B>(std::move(owned), std::move(r));
+  }
+
+  // --- persistent -------------------------------------------------------------------------
+  // The buffer is borrowed for the life of the persistent request.
+
+  template <class B>
+  prequest send_init(const B& buf, int dest, int tag = 0) const {
+    return init_mode<MPI_Send_init>("MPI_Send_init", buf, dest, tag);
+  }
+  template <class B>
+  prequest ssend_init(const B& buf, int dest, int tag = 0) const {
+    return init_mode<MPI_Ssend_init>("MPI_Ssend_init", buf, dest, tag);
+  }
+  template <class B>
+  prequest bsend_init(const B& buf, int dest, int tag = 0) const {
+    return init_mode<MPI_Bsend_init>("MPI_Bsend_init", buf, dest, tag);
+  }
+  template <class B>
+  prequest rsend_init(const B& buf, int dest, int tag = 0) const {
+    return init_mode<MPI_Rsend_init>("MPI_Rsend_init", buf, dest, tag);
+  }
+  template <class B>
+  prequest recv_init(B& buf, int source = any_source, int tag = any_tag) const {
+    static_assert(!std::is_const_v<B>, "oompi: cannot receive into a const buffer");
+    require("MPI_Recv_init");
+    MPI_Request r = MPI_REQUEST_NULL;
+    detail::with_int_count(detail::describe(buf), [&](void* p, int n, MPI_Datatype t) {
+      OOMPI_CHECK(MPI_Recv_init, (p, n, t, source, tag, comm_, &r));
+    });
+    return prequest(r);
+  }
+
+  // --- probes -----------------------------------------------------------------------------
+
+  status probe(int source = any_source, int tag = any_tag) const {
+    require("MPI_Probe");
+    status s;
+    OOMPI_CHECK(MPI_Probe, (source, tag, comm_, &s.native()));
+    return s;
+  }
+  std::optional<status> iprobe(int source = any_source, int tag = any_tag) const {
+    require("MPI_Iprobe");
+    status s;
+    int flag = 0;
+    OOMPI_CHECK(MPI_Iprobe, (source, tag, comm_, &flag, &s.native()));
+    if (!flag) return std::nullopt;
+    return s;
+  }
+  /// Matched probe: the message is removed from matching and can only be received through
+  /// the returned handle (thread-safe probe-then-receive).
+  message mprobe(int source = any_source, int tag = any_tag) const {
+    require("MPI_Mprobe");
+    MPI_Message m = MPI_MESSAGE_NULL;
+    status s;
+    OOMPI_CHECK(MPI_Mprobe, (source, tag, comm_, &m, &s.native()));
+    return message(m, s);
+  }
+  std::optional<message> improbe(int source = any_source, int tag = any_tag) const {
+    require("MPI_Improbe");
+    MPI_Message m = MPI_MESSAGE_NULL;
+    status s;
+    int flag = 0;
+    OOMPI_CHECK(MPI_Improbe, (source, tag, comm_, &flag, &m, &s.native()));
+    if (!flag) return std::nullopt;
+    return message(m, s);
+  }
+  /// Receives a message matched by mprobe/improbe.
+  template <class B>
+  status mrecv(B& buf, message& msg) const {
+    static_assert(!std::is_const_v<B>, "oompi: cannot receive into a const buffer");
+    check_message(msg, "MPI_Mrecv");
+    status s;
+    detail::with_int_count(detail::describe(buf), [&](void* p, int n, MPI_Datatype t) {
+      OOMPI_CHECK(MPI_Mrecv, (p, n, t, &msg.native_handle(), &s.native()));
+    });
+    return s;
+  }
+  template <class B>
+  request imrecv(B& buf, message& msg) const {
+    static_assert(!std::is_const_v<B>, "oompi: cannot receive into a const buffer");
+    check_message(msg, "MPI_Imrecv");
+    MPI_Request r = MPI_REQUEST_NULL;
+    detail::with_int_count(detail::describe(buf), [&](void* p, int n, MPI_Datatype t) {
+      OOMPI_CHECK(MPI_Imrecv, (p, n, t, &msg.native_handle(), &r));
+    });
+    return request(r);
+  }
+
+  // --- names ------------------------------------------------------------------------------
+
+  std::string name() const {
+    require("MPI_Comm_get_name");
+    char text[MPI_MAX_OBJECT_NAME];
+    int len = 0;
+    OOMPI_CHECK(MPI_Comm_get_name, (comm_, text, &len));
+    return std::string(text, static_cast<std::size_t>(len));
+  }
+  void set_name(const std::string& name) const {
+    require("MPI_Comm_set_name");
+    OOMPI_CHECK(MPI_Comm_set_name, (comm_, name.c_str()));
+  }
+
+protected:
+  struct borrowed_tag {};
+  // Wraps world/self without touching their error handler (the environment set it).
+  communicator(MPI_Comm comm, borrowed_tag) : comm_(comm) { cache_rank_size(); }
+
+  void require(const char* routine) const {
+    detail::require_running(routine);
+    if (comm_ == MPI_COMM_NULL)
+      throw std::logic_error(std::string(routine) + ": null communicator");
+  }
+  void cache_rank_size() {
+    OOMPI_CHECK(MPI_Comm_rank, (comm_, &rank_));
+    OOMPI_CHECK(MPI_Comm_size, (comm_, &size_));
+  }
+  void reset() noexcept {
+    if (owned_ && comm_ != MPI_COMM_NULL && detail::mpi_usable()) MPI_Comm_free(&comm_);
+    comm_ = MPI_COMM_NULL;
+    owned_ = false;
+  }
+
+private:
+  template <detail::send_fn Fn, class B>
+  void send_mode(const char* routine, const B& buf, int dest, int tag) const {
+    require(routine);
+    detail::with_int_count(detail::describe(buf), [&](void* p, int n, MPI_Datatype t) {
+      if (const int rc = Fn(p, n, t, dest, tag, comm_); rc != MPI_SUCCESS)
+        detail::throw_mpi_error(routine, rc);
+    });
+  }
+  template <detail::isend_fn Fn, class B>
+  request isend_mode(const char* routine, B&& buf, int dest, int tag) const {
+    require(routine);
+    MPI_Request r = MPI_REQUEST_NULL;
+    auto start = [&](const auto& b) {
+      detail::with_int_count(detail::describe(b), [&](void* p, int n, MPI_Datatype t) {
+        if (const int rc = Fn(p, n, t, dest, tag, comm_, &r); rc != MPI_SUCCESS)
+          detail::throw_mpi_error(routine, rc);
+      });
+    };
+    if constexpr (std::is_lvalue_reference_v<B>) {
+      start(buf);
+      return request(r);
+    } else {
+      using V = std::remove_cv_t<std::remove_reference_t<B>>;
+      auto owned = std::make_unique<detail::kept<V>>(std::move(buf));
+      start(owned->value);
+      return request(r, std::move(owned));
+    }
+  }
+  template <detail::isend_fn Fn, class B>
+  prequest init_mode(const char* routine, const B& buf, int dest, int tag) const {
+    require(routine);
+    MPI_Request r = MPI_REQUEST_NULL;
+    detail::with_int_count(detail::describe(buf), [&](void* p, int n, MPI_Datatype t) {
+      if (const int rc = Fn(p, n, t, dest, tag, comm_, &r); rc != MPI_SUCCESS)
+        detail::throw_mpi_error(routine, rc);
+    });
+    return prequest(r);
+  }
+  void check_message(message& msg, const char* routine) const {
+    detail::require_running(routine);
+    if (!msg.valid())
+      throw std::logic_error(std::string(routine) +
+                             ": the message was already received (or never matched)");
+  }
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  bool owned_ = false;
+  int rank_ = MPI_PROC_NULL;
+  int size_ = 0;
+};
+
+/// Buffer space for buffered sends (bsend/ibsend), attached for this object's lifetime.
+/// Detaching (the destructor) waits until the buffered messages have been delivered.
+class attached_buffer {
+public:
+  explicit attached_buffer(std::size_t bytes) : storage_(bytes + MPI_BSEND_OVERHEAD) {
+    detail::require_running("MPI_Buffer_attach");
+    if (storage_.size() > static_cast<std::size_t>(INT_MAX))
+      throw std::invalid_argument("oompi::attached_buffer: larger than INT_MAX bytes");
+    OOMPI_CHECK(MPI_Buffer_attach, (storage_.data(), static_cast<int>(storage_.size())));
+  }
+  attached_buffer(const attached_buffer&) = delete;
+  attached_buffer& operator=(const attached_buffer&) = delete;
+  ~attached_buffer() {
+    if (!detail::mpi_usable()) return;
+    void* p = nullptr;
+    int n = 0;
+    MPI_Buffer_detach(&p, &n);
+  }
+  std::size_t size() const noexcept { return storage_.size(); }
+
+  /// Bytes a bsend of `count` elements of T needs, overhead included.
+  template <class T>
+  static std::size_t space_for(std::size_t count, const communicator& comm) {
+    int bytes = 0;
+    OOMPI_CHECK(MPI_Pack_size, (static_cast<int>(count), datatype_of<T>(), comm.native(), &bytes));
+    return static_cast<std::size_t>(bytes) + MPI_BSEND_OVERHEAD;
+  }
+
+private:
+  std::vector<char> storage_;
+};
+
+}  // namespace oompi
+
+#include "intracommunicator.hpp"
+#include "port.hpp"
+
+#endif  // OOMPI_COMMUNICATOR_HPP

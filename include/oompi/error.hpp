@@ -1,0 +1,115 @@
+#ifndef OOMPI_ERROR_HPP
+#define OOMPI_ERROR_HPP
+
+// Errors. Every MPI call oompi makes is checked: MPI_ERRORS_RETURN is installed on the
+// handles oompi uses and a failing call throws oompi::error, carrying the MPI error class,
+// the code and MPI's own text. Input that is wrong before MPI sees it throws the standard
+// exception for it (std::invalid_argument, std::out_of_range, std::logic_error): the
+// bindings map these to their language's usual exceptions.
+
+#include <mpi.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <string>
+
+namespace oompi {
+
+/// An MPI call returned an error code.
+class error : public std::runtime_error {
+public:
+  error(const char* routine, int code)
+      : std::runtime_error(describe(routine, code)), routine_(routine), code_(code),
+        class_(class_of(code)) {}
+
+  /// The MPI error code as returned by the call.
+  int code() const noexcept { return code_; }
+  /// The MPI error class (MPI_ERR_TRUNCATE, MPI_ERR_RANK, ...).
+  int error_class() const noexcept { return class_; }
+  /// The MPI routine that failed, e.g. "MPI_Recv".
+  const std::string& routine() const noexcept { return routine_; }
+
+  /// MPI's text for an error code or class.
+  static std::string string_of(int code) {
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(code, text, &len) != MPI_SUCCESS) return "unknown MPI error";
+    return std::string(text, static_cast<std::size_t>(len));
+  }
+
+private:
+  static int class_of(int code) {
+    int cls = MPI_ERR_UNKNOWN;
+    if (MPI_Error_class(code, &cls) != MPI_SUCCESS) cls = MPI_ERR_UNKNOWN;
+    return cls;
+  }
+  static std::string describe(const char* routine, int code) {
+    return std::string(routine) + ": " + string_of(code) + " (MPI error class " +
+           std::to_string(class_of(code)) + ")";
+  }
+
+  std::string routine_;
+  int code_;
+  int class_;
+};
+
+/// MPI is not usable at this point: not yet initialised, or already finalised.
+class state_error : public std::logic_error {
+public:
+  using std::logic_error::logic_error;
+};
+
+namespace detail {
+
+[[noreturn]] inline void throw_mpi_error(const char* routine, int code) {
+  throw error(routine, code);
+}
+
+// MPI life cycle as oompi sees it. Calls made after MPI_Finalize abort the job in most MPI
+// libraries (error handlers are gone by then), so oompi refuses them itself with one relaxed
+// load on the hot path. `unknown` means oompi did not initialise MPI: then ask MPI.
+enum class mpi_state : int { unknown = 0, running = 1, finalized = 2 };
+inline std::atomic<mpi_state> g_mpi_state{mpi_state::unknown};
+
+[[noreturn]] inline void throw_not_running(const char* routine) {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  throw state_error(std::string(routine) +
+                    (finalized ? ": MPI has already been finalized"
+                               : ": MPI is not initialized (create an oompi::environment first)"));
+}
+
+// Slow path when oompi did not see MPI_Init happen: MPI itself knows.
+inline bool mpi_running_slow() {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  return initialized && !finalized;
+}
+
+inline void require_running(const char* routine) {
+  const mpi_state s = g_mpi_state.load(std::memory_order_relaxed);
+  if (s == mpi_state::running) return;
+  if (s == mpi_state::unknown && mpi_running_slow()) return;
+  throw_not_running(routine);
+}
+
+// For destructors: may a handle still be freed? (Never after MPI_Finalize.)
+inline bool mpi_usable() noexcept {
+  const mpi_state s = g_mpi_state.load(std::memory_order_relaxed);
+  if (s == mpi_state::running) return true;
+  if (s == mpi_state::finalized) return false;
+  return mpi_running_slow();
+}
+
+}  // namespace detail
+}  // namespace oompi
+
+// OOMPI_CHECK(MPI_Send, (buf, n, type, dest, tag, comm)): call, and throw oompi::error on failure.
+#define OOMPI_CHECK(fn, args)                                                                  \
+  do {                                                                                         \
+    const int oompi_rc_ = fn args;                                                             \
+    if (oompi_rc_ != MPI_SUCCESS) ::oompi::detail::throw_mpi_error(#fn, oompi_rc_);            \
+  } while (0)
+
+#endif  // OOMPI_ERROR_HPP

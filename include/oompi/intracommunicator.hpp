@@ -1,0 +1,45 @@
+#ifndef OOMPI_INTRACOMMUNICATOR_HPP
+#define OOMPI_INTRACOMMUNICATOR_HPP
+
+// Intracommunicators: one group of processes. world() and self() are intracommunicators.
+
+#include "communicator.hpp"
+
+namespace oompi {
+
+class intracommunicator : public communicator {
+public:
+  intracommunicator() noexcept = default;
+  explicit intracommunicator(MPI_Comm comm, bool owned = false) : communicator(comm, owned) {}
+
+  /// Blocks until every process of the communicator has called barrier().
+  void barrier() const {
+    require("MPI_Barrier");
+    OOMPI_CHECK(MPI_Barrier, (native()));
+  }
+
+  /// A new communicator with the same group and a new context (MPI_Comm_dup); owned.
+  intracommunicator dup() const {
+    require("MPI_Comm_dup");
+    MPI_Comm c = MPI_COMM_NULL;
+    OOMPI_CHECK(MPI_Comm_dup, (native(), &c));
+    return intracommunicator(c, true);
+  }
+
+private:
+  friend class communicator;
+  intracommunicator(MPI_Comm comm, borrowed_tag t) : communicator(comm, t) {}
+};
+
+inline intracommunicator communicator::world() {
+  detail::require_running("oompi::communicator::world");
+  return intracommunicator(MPI_COMM_WORLD, borrowed_tag{});
+}
+inline intracommunicator communicator::self() {
+  detail::require_running("oompi::communicator::self");
+  return intracommunicator(MPI_COMM_SELF, borrowed_tag{});
+}
+
+}  // namespace oompi
+
+#endif  // OOMPI_INTRACOMMUNICATOR_HPP

@@ -1,0 +1,17 @@
+#ifndef OOMPI_OOMPI_HPP
+#define OOMPI_OOMPI_HPP
+
+// The whole oompi core: #include <oompi/oompi.hpp>.
+
+#include "buffer.hpp"
+#include "communicator.hpp"
+#include "datatype.hpp"
+#include "environment.hpp"
+#include "error.hpp"
+#include "intracommunicator.hpp"
+#include "message.hpp"
+#include "port.hpp"
+#include "request.hpp"
+#include "status.hpp"
+
+#endif  // OOMPI_OOMPI_HPP

@@ -1,0 +1,61 @@
+#ifndef OOMPI_PORT_HPP
+#define OOMPI_PORT_HPP
+
+// Ports (OOMPI, MPI.NET): `comm[r]` names process r of a communicator, so that
+//   world[(rank + 1) % size] << values;   // send with tag 0
+//   world[(rank + size - 1) % size] >> values;   // receive with tag 0
+// A port holds the communicator's handle, not a reference: it must not outlive it.
+
+#include "communicator.hpp"
+
+namespace oompi {
+
+class port {
+public:
+  port(const communicator& comm, int rank) noexcept : comm_(&comm), rank_(rank) {}
+
+  int rank() const noexcept { return rank_; }
+  const communicator& comm() const noexcept { return *comm_; }
+
+  template <class B>
+  void send(const B& buf, int tag = 0) const { comm_->send(buf, rank_, tag); }
+  template <class B>
+  void ssend(const B& buf, int tag = 0) const { comm_->ssend(buf, rank_, tag); }
+  template <class B>
+  void bsend(const B& buf, int tag = 0) const { comm_->bsend(buf, rank_, tag); }
+  template <class B>
+  void rsend(const B& buf, int tag = 0) const { comm_->rsend(buf, rank_, tag); }
+  template <class B>
+  status recv(B& buf, int tag = any_tag) const { return comm_->recv(buf, rank_, tag); }
+  template <class B>
+  B recv(int tag = any_tag) const { return comm_->template recv<B>(rank_, tag); }
+  template <class B>
+  request isend(B&& buf, int tag = 0) const { return comm_->isend(std::forward<B>(buf), rank_, tag); }
+  template <class B>
+  auto irecv(B&& buf, int tag = any_tag) const { return comm_->irecv(std::forward<B>(buf), rank_, tag); }
+  status probe(int tag = any_tag) const { return comm_->probe(rank_, tag); }
+  std::optional<status> iprobe(int tag = any_tag) const { return comm_->iprobe(rank_, tag); }
+
+  /// Sends with tag 0.
+  template <class B>
+  const port& operator<<(const B& buf) const {
+    comm_->send(buf, rank_, 0);
+    return *this;
+  }
+  /// Receives with tag 0.
+  template <class B>
+  const port& operator>>(B& buf) const {
+    comm_->recv(buf, rank_, 0);
+    return *this;
+  }
+
+private:
+  const communicator* comm_;
+  int rank_;
+};
+
+inline port communicator::operator[](int rank) const noexcept { return port(*this, rank); }
+
+}  // namespace oompi
+
+#endif  // OOMPI_PORT_HPP

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs, idempotently, the Debian packages oompi needs to build, test and bench.
+# Safe to run again: apt-get skips what is already there.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  openmpi-bin libopenmpi-dev                       # the MPI library (MPICH works too)
+  libcereal-dev                                    # default serialization back end
+  catch2                                           # C++ tests (Catch2 2.13)
+  libboost-mpi-dev libboost-serialization-dev      # Boost back end and bench peer
+  swig                                             # bindings generator
+  openjdk-17-jdk-headless junit5                   # Java binding and its tests
+  python3-dev python3-numpy python3-pytest python3-mpi4py  # Python binding, tests, bench peer
+  valgrind                                         # callgrind instruction counts in bench/
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -3,11 +3,13 @@
 
 // Intracommunicators: one group of processes. world() and self() are intracommunicators.
 
+#include "collectives.hpp"
 #include "communicator.hpp"
 
 namespace oompi {
 
-class intracommunicator : public communicator {
+class intracommunicator : public communicator,
+                          public detail::collectives<intracommunicator> {
 public:
   intracommunicator() noexcept = default;
   explicit intracommunicator(MPI_Comm comm, bool owned = false) : communicator(comm, owned) {}
@@ -28,6 +30,7 @@ public:
 
 private:
   friend class communicator;
+  friend class detail::collectives<intracommunicator>;
   intracommunicator(MPI_Comm comm, borrowed_tag t) : communicator(comm, t) {}
 };
 

@@ -11,6 +11,7 @@
 #include "buffer.hpp"
 #include "error.hpp"
 #include "message.hpp"
+#include "object_ops.hpp"
 #include "request.hpp"
 #include "status.hpp"
 
@@ -33,7 +34,7 @@ using isend_fn = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm, MPI
 using recv_init_fn = int (*)(void*, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request*);
 }  // namespace detail
 
-class communicator {
+class communicator : public detail::object_ops<communicator> {
 public:
   /// A null communicator.
   communicator() noexcept = default;
@@ -295,6 +296,7 @@ public:
   }
 
 protected:
+  friend class detail::object_ops<communicator>;
   struct borrowed_tag {};
   // Wraps world/self without touching their error handler (the environment set it).
   communicator(MPI_Comm comm, borrowed_tag) : comm_(comm) { cache_rank_size(); }

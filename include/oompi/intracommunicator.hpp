@@ -14,12 +14,6 @@ public:
   intracommunicator() noexcept = default;
   explicit intracommunicator(MPI_Comm comm, bool owned = false) : communicator(comm, owned) {}
 
-  /// Blocks until every process of the communicator has called barrier().
-  void barrier() const {
-    require("MPI_Barrier");
-    OOMPI_CHECK(MPI_Barrier, (native()));
-  }
-
   /// A new communicator with the same group and a new context (MPI_Comm_dup); owned.
   intracommunicator dup() const {
     require("MPI_Comm_dup");

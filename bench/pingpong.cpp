@@ -12,6 +12,7 @@
 //
 // Options: --sizes=1,8,... (bytes)  --systems=raw_c,oompi,...  --rounds=N  --first-round=R
 //          --block-ms=T (target time of one block)  --small-max=BYTES (raw_c_status, oompi_port)  --quick  --iters=N (count)
+//          --max-seconds=S (stop after the round that passes S seconds)
 //          --bench-name=NAME (to be the raw C peer of a bench in another language)
 
 #include <oompi/oompi.hpp>
@@ -285,9 +286,19 @@ int run_timed(context& c, const oompi_bench::options& opt) {
   oompi_bench::sink out;
   if (c.rank == 0) emit_meta(out, bench, systems, opt, rounds, block_ms, small_max);
 
-  // One unrecorded round warms every system up, then the recorded rounds.
+  // One unrecorded round warms every system up, then the recorded rounds, until `rounds` or
+  // --max-seconds (rank 0 decides, so that both ranks stop after the same round).
+  const double max_seconds = opt.get_double("max-seconds", quick ? 20 : 150);
+  const double start = MPI_Wtime();
+  long done = 0;
   for (long r = -1; r < rounds; ++r) {
+    if (r > 0) {
+      int go = c.rank != 0 || MPI_Wtime() - start < max_seconds;
+      MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      if (!go) break;
+    }
     const long round = first_round + r;
+    if (r >= 0) ++done;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       std::vector<const system_entry*> here;
       for (const auto* s : systems)
@@ -303,7 +314,12 @@ int run_timed(context& c, const oompi_bench::options& opt) {
       }
     }
   }
-  if (c.rank == 0) out.flush();
+  if (c.rank == 0) {
+    if (done < rounds)
+      std::fprintf(stderr, "pingpong: stopped after %ld of %ld rounds (--max-seconds=%g)\n", done,
+                   rounds, max_seconds);
+    out.flush();
+  }
   return 0;
 }
 

@@ -221,7 +221,9 @@ def plot(b, metric, path):
     if not all(is_number(c) for c in b.cases) or len(b.cases) < 2:
         return False
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
-    for system in b.systems:
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for index, system in enumerate(b.systems):
+        color = colors[index % len(colors)]
         xs, ys, rx, ry, lo, hi = [], [], [], [], [], []
         for c in b.cases:
             s = b.stat(metric, c, system)
@@ -236,12 +238,20 @@ def plot(b, metric, path):
                 lo.append(s["ratio"] - ci[0])
                 hi.append(ci[1] - s["ratio"])
         if xs:
-            ax1.plot(xs, ys, marker="o", label=system)
+            ax1.plot(xs, ys, marker="o", label=system, color=color)
         if rx:
-            ax2.errorbar(rx, ry, yerr=[lo, hi], marker="o", capsize=3, label=system)
+            ax2.errorbar(rx, ry, yerr=[lo, hi], marker="o", capsize=3, label=system, color=color)
     kind = info.get("plot", "loglog")
     ax1.set_xscale("log", base=2)
     ax2.set_xscale("log", base=2)
+    if b.meta.get("case_format") == "bytes":
+        ticks = []
+        for t in (float(c) for c in b.cases):  # at least 8x apart, readable on a log axis
+            if not ticks or t >= ticks[-1] * 8:
+                ticks.append(t)
+        for ax in (ax1, ax2):
+            ax.set_xticks(ticks, [fmt_bytes(t) for t in ticks])
+            ax.minorticks_off()
     if kind == "loglog":
         ax1.set_yscale("log")
     ax1.set_xlabel(b.meta.get("case_label", "case"))

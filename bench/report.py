@@ -102,8 +102,15 @@ class Bench:
         self.systems, self.metrics, self.cases = [], [], []
 
     def add_meta(self, m):
+        # Several programs may report on one bench (GROUP): lists and maps are merged.
         for k, v in m.items():
-            self.meta.setdefault(k, v)
+            old = self.meta.get(k)
+            if old is None:
+                self.meta[k] = v
+            elif isinstance(old, list) and isinstance(v, list):
+                self.meta[k] = old + [x for x in v if x not in old]
+            elif isinstance(old, dict) and isinstance(v, dict):
+                self.meta[k] = {**v, **old}
 
     def add_sample(self, s):
         metric, case, system = s["metric"], str(s["case"]), s["system"]
@@ -125,6 +132,8 @@ class Bench:
         if base not in self.systems:
             base = "raw_c" if "raw_c" in self.systems else (self.systems[0] if self.systems else None)
         self.baseline = base
+        if base:
+            self.systems = [base] + [s for s in self.systems if s != base]
 
     def metric_info(self, metric):
         info = dict(self.meta.get("metrics", {}).get(metric, {}))
@@ -187,6 +196,8 @@ def analyse(records):
 def targets_of(b):
     rows = []
     for t in b.meta.get("targets", []):
+        if t["system"] not in b.systems:
+            continue  # not measured in this run (e.g. left out with --systems)
         s = b.stat(t["metric"], str(t["case"]), t["system"])
         ratio = s.get("ratio") if s else None
         verdict = "no data"

@@ -288,7 +288,7 @@ int run_timed(context& c, const oompi_bench::options& opt) {
 
   // One unrecorded round warms every system up, then the recorded rounds, until `rounds` or
   // --max-seconds (rank 0 decides, so that both ranks stop after the same round).
-  const double max_seconds = opt.get_double("max-seconds", quick ? 20 : 150);
+  const double max_seconds = opt.get_double("max-seconds", quick ? 20 : 120);
   const double start = MPI_Wtime();
   long done = 0;
   for (long r = -1; r < rounds; ++r) {

@@ -85,6 +85,11 @@ public:
       throw std::invalid_argument("oompi::cartesian_communicator: the handle has no Cartesian "
                                   "topology");
     OOMPI_CHECK(MPI_Cartdim_get, (comm, &ndims_));
+    const auto g = get();
+    for (int d = 0; d < ndims_; ++d)
+      if (g.periods[static_cast<std::size_t>(d)] &&
+          (g.dims[static_cast<std::size_t>(d)] == 1 || g.dims[static_cast<std::size_t>(d)] == 2))
+        loopback_.push_back(d);
   }
 
   /// A duplicate with the same grid (MPI_Comm_dup).
@@ -115,7 +120,7 @@ public:
     require("MPI_Cart_coords");
     check_rank("MPI_Cart_coords", rank);
     std::vector<int> c(static_cast<std::size_t>(ndims_));
-    OOMPI_CHECK(MPI_Cart_coords, (native(), rank, ndims_, c.data()));
+    OOMPI_CHECK(MPI_Cart_coords, (native(), rank, ndims_, detail::out_array_arg(c)));
     return c;
   }
 
@@ -135,7 +140,7 @@ public:
                                 " of non-periodic dimension " + std::to_string(i) +
                                 " is outside [0, " + std::to_string(g.dims[i]) + ")");
     int r = MPI_PROC_NULL;
-    OOMPI_CHECK(MPI_Cart_rank, (native(), coords.data(), &r));
+    OOMPI_CHECK(MPI_Cart_rank, (native(), detail::array_arg(coords), &r));
     return r;
   }
 
@@ -161,7 +166,7 @@ public:
                                   " dimensions");
     std::vector<int> keep(remain.begin(), remain.end());
     MPI_Comm c = MPI_COMM_NULL;
-    OOMPI_CHECK(MPI_Cart_sub, (native(), keep.data(), &c));
+    OOMPI_CHECK(MPI_Cart_sub, (native(), detail::array_arg(keep), &c));
     return cartesian_communicator(c, true);
   }
 
@@ -182,6 +187,13 @@ public:
 private:
   friend class detail::neighbor_collectives<cartesian_communicator>;
 
+  // Dimensions where both neighbours are the same process (periodic, extent 1 or 2): their
+  // receive blocks need swapping when the MPI library pairs them wrongly.
+  const std::vector<int>* loopback_dims(bool nonblocking) const noexcept {
+    if (loopback_.empty() || detail::mpi_pairs_cart_loopback(nonblocking)) return nullptr;
+    return &loopback_;
+  }
+
   struct layout {
     std::vector<int> dims, periods, coords;
   };
@@ -190,7 +202,8 @@ private:
     layout g{std::vector<int>(static_cast<std::size_t>(ndims_)),
              std::vector<int>(static_cast<std::size_t>(ndims_)),
              std::vector<int>(static_cast<std::size_t>(ndims_))};
-    OOMPI_CHECK(MPI_Cart_get, (native(), ndims_, g.dims.data(), g.periods.data(), g.coords.data()));
+    OOMPI_CHECK(MPI_Cart_get, (native(), ndims_, detail::out_array_arg(g.dims),
+                               detail::out_array_arg(g.periods), detail::out_array_arg(g.coords)));
     return g;
   }
   void check_rank(const char* routine, int r) const {
@@ -219,12 +232,14 @@ private:
                                   std::to_string(comm.size()) + " of the communicator");
     std::vector<int> p(periods.begin(), periods.end());
     MPI_Comm c = MPI_COMM_NULL;
-    OOMPI_CHECK(MPI_Cart_create, (comm.native(), static_cast<int>(dims.size()), dims.data(),
-                                  p.data(), reorder ? 1 : 0, &c));
+    OOMPI_CHECK(MPI_Cart_create, (comm.native(), static_cast<int>(dims.size()),
+                                  detail::array_arg(dims), detail::array_arg(p), reorder ? 1 : 0,
+                                  &c));
     return c;
   }
 
   int ndims_ = 0;
+  std::vector<int> loopback_;
 };
 
 }  // namespace oompi

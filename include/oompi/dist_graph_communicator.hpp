@@ -124,11 +124,11 @@ public:
     if (weighted_) {
       n.source_weights.resize(static_cast<std::size_t>(in_));
       n.destination_weights.resize(static_cast<std::size_t>(out_));
-      sw = n.source_weights.data();
-      dw = n.destination_weights.data();
+      sw = detail::out_array_arg(n.source_weights);
+      dw = detail::out_array_arg(n.destination_weights);
     }
-    OOMPI_CHECK(MPI_Dist_graph_neighbors,
-                (native(), in_, n.sources.data(), sw, out_, n.destinations.data(), dw));
+    OOMPI_CHECK(MPI_Dist_graph_neighbors, (native(), in_, detail::out_array_arg(n.sources), sw,
+                                           out_, detail::out_array_arg(n.destinations), dw));
     return n;
   }
 
@@ -180,9 +180,10 @@ private:
     check_weights(routine, "destination weights", dw, destinations.size());
     MPI_Comm c = MPI_COMM_NULL;
     OOMPI_CHECK(MPI_Dist_graph_create_adjacent,
-                (comm.native(), static_cast<int>(sources.size()), sources.data(), weights_arg(sw),
-                 static_cast<int>(destinations.size()), destinations.data(), weights_arg(dw),
-                 hints.native(), reorder ? 1 : 0, &c));
+                (comm.native(), static_cast<int>(sources.size()), detail::array_arg(sources),
+                 weights_arg(sw), static_cast<int>(destinations.size()),
+                 detail::array_arg(destinations), weights_arg(dw), hints.native(),
+                 reorder ? 1 : 0, &c));
     return dist_graph_communicator(c, true);
   }
   static dist_graph_communicator general_impl(const intracommunicator& comm,
@@ -212,8 +213,9 @@ private:
     check_weights(routine, "weights", w, destinations.size());
     MPI_Comm c = MPI_COMM_NULL;
     OOMPI_CHECK(MPI_Dist_graph_create,
-                (comm.native(), static_cast<int>(sources.size()), sources.data(), degrees.data(),
-                 destinations.data(), weights_arg(w), hints.native(), reorder ? 1 : 0, &c));
+                (comm.native(), static_cast<int>(sources.size()), detail::array_arg(sources),
+                 detail::array_arg(degrees), detail::array_arg(destinations), weights_arg(w),
+                 hints.native(), reorder ? 1 : 0, &c));
     return dist_graph_communicator(c, true);
   }
 

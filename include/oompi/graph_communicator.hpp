@@ -94,7 +94,7 @@ public:
   std::vector<int> neighbors(int rank) const {
     const int n = neighbors_count(rank);
     std::vector<int> out(static_cast<std::size_t>(n));
-    OOMPI_CHECK(MPI_Graph_neighbors, (native(), rank, n, out.data()));
+    OOMPI_CHECK(MPI_Graph_neighbors, (native(), rank, n, detail::out_array_arg(out)));
     return out;
   }
   /// This process's neighbours (the order of the neighbour collectives' blocks).
@@ -114,7 +114,8 @@ private:
     require("MPI_Graph_get");
     std::vector<int> index(static_cast<std::size_t>(nnodes_)),
         edges(static_cast<std::size_t>(nedges_));
-    OOMPI_CHECK(MPI_Graph_get, (native(), nnodes_, nedges_, index.data(), edges.data()));
+    OOMPI_CHECK(MPI_Graph_get, (native(), nnodes_, nedges_, detail::out_array_arg(index),
+                                 detail::out_array_arg(edges)));
     return {std::move(index), std::move(edges)};
   }
   void check_node(const char* routine, int r) const {
@@ -157,8 +158,9 @@ private:
                                 " of a graph of " + std::to_string(nnodes) + " nodes");
     MPI_Comm c = MPI_COMM_NULL;
     // MPI reads its arrays only; older headers lack const.
-    OOMPI_CHECK(MPI_Graph_create, (comm.native(), nnodes, const_cast<int*>(index.data()),
-                                   const_cast<int*>(edges.data()), reorder ? 1 : 0, &c));
+    OOMPI_CHECK(MPI_Graph_create,
+                (comm.native(), nnodes, const_cast<int*>(detail::array_arg(index)),
+                 const_cast<int*>(detail::array_arg(edges)), reorder ? 1 : 0, &c));
     return c;
   }
 

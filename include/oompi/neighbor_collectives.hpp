@@ -34,6 +34,53 @@
 
 namespace oompi::detail {
 
+// MPI arrays for possibly empty vectors: some libraries reject a null pointer even when the
+// count is 0 (Open MPI's MPI_Graph_create, for one).
+inline const int* array_arg(const std::vector<int>& v) noexcept {
+  static const int none = 0;
+  return v.empty() ? &none : v.data();
+}
+inline int* out_array_arg(std::vector<int>& v) noexcept {
+  thread_local int none = 0;
+  return v.empty() ? &none : v.data();
+}
+
+// Whether the MPI library pairs the two blocks of a periodic Cartesian dimension of extent 1
+// or 2 (where both neighbours are the same process) as MPI requires in neighbour alltoall*:
+// block s of the sender lands in block s^1 of the receiver (MPI-3.1 errata, MPI-4.1 §8.6).
+// Open MPI up to 5.0.x gets this wrong in the nonblocking forms (open-mpi/ompi#14430): it
+// pairs them in posting order. Probed once per process on a one-process periodic grid over
+// MPI_COMM_SELF; when the library is wrong, oompi swaps the two receive blocks of such
+// dimensions itself.
+inline bool probe_cart_pairing(bool nonblocking) noexcept {
+  MPI_Comm grid = MPI_COMM_NULL;
+  int dims = 1, periods = 1;
+  if (MPI_Cart_create(MPI_COMM_SELF, 1, &dims, &periods, 0, &grid) != MPI_SUCCESS) return true;
+  MPI_Comm_set_errhandler(grid, MPI_ERRORS_RETURN);
+  int send[2] = {0, 1}, recv[2] = {-1, -1};
+  int rc = MPI_SUCCESS;
+  if (nonblocking) {
+    MPI_Request r = MPI_REQUEST_NULL;
+    rc = MPI_Ineighbor_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, grid, &r);
+    if (rc == MPI_SUCCESS) rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
+  } else {
+    rc = MPI_Neighbor_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, grid);
+  }
+  MPI_Comm_free(&grid);
+  return rc != MPI_SUCCESS || !(recv[0] == 0 && recv[1] == 1);  // {0, 1}: posting order
+}
+inline bool mpi_pairs_cart_loopback(bool nonblocking) noexcept {
+  static const bool blocking_ok = probe_cart_pairing(false);
+  static const bool nonblocking_ok = probe_cart_pairing(true);
+  return nonblocking ? nonblocking_ok : blocking_ok;
+}
+
+// Swaps the entries 2d and 2d+1 of a per-neighbour array for every dimension d in `dims`.
+template <class V>
+void swap_pairs(V& v, const std::vector<int>& dims) {
+  for (int d : dims) std::swap(v[2 * static_cast<std::size_t>(d)], v[2 * static_cast<std::size_t>(d) + 1]);
+}
+
 // Everything a nonblocking neighbour collective must keep alive.
 template <class S>
 struct neighbor_keep final : keep_alive {
@@ -49,8 +96,18 @@ struct neighbor_arrays final : keep_alive {
   std::vector<MPI_Datatype> types[2];
 };
 
+// The result of a value-form gather: a vector of T for a single value, of the elements for a
+// container.
+template <class T, class = void>
+struct gathered {
+  using type = std::vector<T>;
+};
 template <class T>
-using value_vector = std::vector<std::remove_cv_t<T>>;
+struct gathered<T, std::enable_if_t<!has_datatype_v<T>>> {
+  using type = std::vector<typename T::value_type>;
+};
+template <class T>
+using value_vector = typename gathered<std::remove_cv_t<T>>::type;
 
 /// CRTP base: Derived provides native(), require(routine), in_degree(), out_degree().
 template <class Derived>
@@ -66,7 +123,7 @@ public:
     const char* routine = "MPI_Neighbor_allgather";
     d().require(routine);
     const buffer_desc sd = describe(send), rd = describe(recv);
-    const std::size_t block = recv_block(routine, sd, rd, sd.count, d().in_degree());
+    const std::size_t block = gather_block(routine, sd, rd, d().in_degree());
     with_int_count(sd, [&](void* sp, int sn, MPI_Datatype st) {
       with_int_count(buffer_desc{rd.data, block, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
         OOMPI_CHECK(MPI_Neighbor_allgather, (sp, sn, st, rp, rn, rt, d().native()));
@@ -95,7 +152,7 @@ public:
     d().require(routine);
     return start<false>(std::forward<S>(send), [&](const auto& s, auto*) {
       const buffer_desc sd = describe(s), rd = describe(recv);
-      const std::size_t block = recv_block(routine, sd, rd, sd.count, d().in_degree());
+      const std::size_t block = gather_block(routine, sd, rd, d().in_degree());
       MPI_Request r = MPI_REQUEST_NULL;
       with_int_count(sd, [&](void* sp, int sn, MPI_Datatype st) {
         with_int_count(buffer_desc{rd.data, block, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
@@ -131,8 +188,8 @@ public:
     const buffer_desc sd = describe(send), rd = describe(recv);
     check_layout(routine, "receive", counts, displs, d().in_degree(), rd.count);
     with_int_count(sd, [&](void* sp, int sn, MPI_Datatype st) {
-      OOMPI_CHECK(MPI_Neighbor_allgatherv, (sp, sn, st, rd.data, counts.data(), displs.data(),
-                                            rd.type, d().native()));
+      OOMPI_CHECK(MPI_Neighbor_allgatherv, (sp, sn, st, rd.data, array_arg(counts),
+                                            array_arg(displs), rd.type, d().native()));
     });
   }
   /// As above, blocks packed one after another.
@@ -164,8 +221,8 @@ public:
       MPI_Request r = MPI_REQUEST_NULL;
       with_int_count(sd, [&](void* sp, int sn, MPI_Datatype st) {
         OOMPI_CHECK(MPI_Ineighbor_allgatherv,
-                    (sp, sn, st, rd.data, keep->counts[2].data(), keep->counts[3].data(), rd.type,
-                     d().native(), &r));
+                    (sp, sn, st, rd.data, array_arg(keep->counts[2]), array_arg(keep->counts[3]),
+                     rd.type, d().native(), &r));
       });
       return r;
     });
@@ -185,12 +242,20 @@ public:
     const char* routine = "MPI_Neighbor_alltoall";
     d().require(routine);
     const buffer_desc sd = describe(send), rd = describe(recv);
-    const std::size_t sblock = send_block(routine, sd, d().out_degree());
-    const std::size_t rblock = recv_block(routine, sd, rd, sblock, d().in_degree(),
-                                          d().out_degree() > 0);
+    const auto [sblock, rblock] = alltoall_blocks(routine, sd, rd);
+    const std::vector<int>* fix = d().loopback_dims(false);
     with_int_count(buffer_desc{sd.data, sblock, sd.type}, [&](void* sp, int sn, MPI_Datatype st) {
       with_int_count(buffer_desc{rd.data, rblock, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
-        OOMPI_CHECK(MPI_Neighbor_alltoall, (sp, sn, st, rp, rn, rt, d().native()));
+        if (!fix) {
+          OOMPI_CHECK(MPI_Neighbor_alltoall, (sp, sn, st, rp, rn, rt, d().native()));
+          return;
+        }
+        neighbor_arrays w;
+        uniform_blocks(w, sd, sblock, sn, st, rd, rblock, rn, rt, *fix);
+        OOMPI_CHECK(MPI_Neighbor_alltoallw,
+                    (sp, w.counts[0].data(), w.byte_displs[0].data(), w.types[0].data(), rp,
+                     w.counts[2].data(), w.byte_displs[1].data(), w.types[1].data(),
+                     d().native()));
       });
     });
   }
@@ -208,15 +273,34 @@ public:
     static_assert(!std::is_const_v<R>, "oompi: cannot receive into a const buffer");
     const char* routine = "MPI_Ineighbor_alltoall";
     d().require(routine);
-    return start<false>(std::forward<S>(send), [&](const auto& s, auto*) {
+    const std::vector<int>* fix = d().loopback_dims(true);
+    auto blocks = [&](const buffer_desc& sd, const buffer_desc& rd) {
+      return alltoall_blocks(routine, sd, rd);
+    };
+    if (!fix) {
+      return start<false>(std::forward<S>(send), [&](const auto& s, auto*) {
+        const buffer_desc sd = describe(s), rd = describe(recv);
+        const auto [sblock, rblock] = blocks(sd, rd);
+        MPI_Request r = MPI_REQUEST_NULL;
+        with_int_count(buffer_desc{sd.data, sblock, sd.type}, [&](void* sp, int sn, MPI_Datatype st) {
+          with_int_count(buffer_desc{rd.data, rblock, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
+            OOMPI_CHECK(MPI_Ineighbor_alltoall, (sp, sn, st, rp, rn, rt, d().native(), &r));
+          });
+        });
+        return r;
+      });
+    }
+    return start<true>(std::forward<S>(send), [&](const auto& s, auto* keep) {
       const buffer_desc sd = describe(s), rd = describe(recv);
-      const std::size_t sblock = send_block(routine, sd, d().out_degree());
-      const std::size_t rblock = recv_block(routine, sd, rd, sblock, d().in_degree(),
-                                            d().out_degree() > 0);
+      const auto [sblock, rblock] = blocks(sd, rd);
       MPI_Request r = MPI_REQUEST_NULL;
       with_int_count(buffer_desc{sd.data, sblock, sd.type}, [&](void* sp, int sn, MPI_Datatype st) {
         with_int_count(buffer_desc{rd.data, rblock, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
-          OOMPI_CHECK(MPI_Ineighbor_alltoall, (sp, sn, st, rp, rn, rt, d().native(), &r));
+          uniform_blocks(*keep, sd, sblock, sn, st, rd, rblock, rn, rt, *fix);
+          OOMPI_CHECK(MPI_Ineighbor_alltoallw,
+                      (sp, keep->counts[0].data(), keep->byte_displs[0].data(),
+                       keep->types[0].data(), rp, keep->counts[2].data(),
+                       keep->byte_displs[1].data(), keep->types[1].data(), d().native(), &r));
         });
       });
       return r;
@@ -243,9 +327,18 @@ public:
     const buffer_desc sd = describe(send), rd = describe(recv);
     check_layout(routine, "send", send_counts, send_displs, d().out_degree(), sd.count);
     check_layout(routine, "receive", recv_counts, recv_displs, d().in_degree(), rd.count);
+    if (const std::vector<int>* fix = d().loopback_dims(false)) {
+      std::vector<int> rc = recv_counts, rdis = recv_displs;
+      swap_pairs(rc, *fix);
+      swap_pairs(rdis, *fix);
+      OOMPI_CHECK(MPI_Neighbor_alltoallv,
+                  (sd.data, array_arg(send_counts), array_arg(send_displs), sd.type, rd.data,
+                   array_arg(rc), array_arg(rdis), rd.type, d().native()));
+      return;
+    }
     OOMPI_CHECK(MPI_Neighbor_alltoallv,
-                (sd.data, send_counts.data(), send_displs.data(), sd.type, rd.data,
-                 recv_counts.data(), recv_displs.data(), rd.type, d().native()));
+                (sd.data, array_arg(send_counts), array_arg(send_displs), sd.type, rd.data,
+                 array_arg(recv_counts), array_arg(recv_displs), rd.type, d().native()));
   }
   /// As above, blocks packed one after another on both sides.
   template <class S, class R>
@@ -279,6 +372,7 @@ public:
     static_assert(!std::is_const_v<R>, "oompi: cannot receive into a const buffer");
     const char* routine = "MPI_Ineighbor_alltoallv";
     d().require(routine);
+    const std::vector<int>* fix = d().loopback_dims(true);
     return start<true>(std::forward<S>(send), [&](const auto& s, auto* keep) {
       const buffer_desc sd = describe(s), rd = describe(recv);
       check_layout(routine, "send", send_counts, send_displs, d().out_degree(), sd.count);
@@ -287,10 +381,15 @@ public:
       keep->counts[1] = std::move(send_displs);
       keep->counts[2] = std::move(recv_counts);
       keep->counts[3] = std::move(recv_displs);
+      if (fix) {
+        swap_pairs(keep->counts[2], *fix);
+        swap_pairs(keep->counts[3], *fix);
+      }
       MPI_Request r = MPI_REQUEST_NULL;
       OOMPI_CHECK(MPI_Ineighbor_alltoallv,
-                  (sd.data, keep->counts[0].data(), keep->counts[1].data(), sd.type, rd.data,
-                   keep->counts[2].data(), keep->counts[3].data(), rd.type, d().native(), &r));
+                  (sd.data, array_arg(keep->counts[0]), array_arg(keep->counts[1]), sd.type,
+                   rd.data, array_arg(keep->counts[2]), array_arg(keep->counts[3]), rd.type,
+                   d().native(), &r));
       return r;
     });
   }
@@ -320,9 +419,23 @@ public:
     const buffer_desc sd = describe(send), rd = describe(recv);
     check_w_layout(routine, "send", send_counts, send_displs, send_types, d().out_degree(), sd);
     check_w_layout(routine, "receive", recv_counts, recv_displs, recv_types, d().in_degree(), rd);
+    if (const std::vector<int>* fix = d().loopback_dims(false)) {
+      neighbor_arrays w;
+      w.counts[2] = recv_counts;
+      w.byte_displs[1] = recv_displs;
+      w.types[1] = recv_types;
+      swap_pairs(w.counts[2], *fix);
+      swap_pairs(w.byte_displs[1], *fix);
+      swap_pairs(w.types[1], *fix);
+      OOMPI_CHECK(MPI_Neighbor_alltoallw,
+                  (sd.data, array_arg(send_counts), send_displs.data(), send_types.data(),
+                   rd.data, array_arg(w.counts[2]), w.byte_displs[1].data(), w.types[1].data(),
+                   d().native()));
+      return;
+    }
     OOMPI_CHECK(MPI_Neighbor_alltoallw,
-                (sd.data, send_counts.data(), send_displs.data(), send_types.data(), rd.data,
-                 recv_counts.data(), recv_displs.data(), recv_types.data(), d().native()));
+                (sd.data, array_arg(send_counts), send_displs.data(), send_types.data(), rd.data,
+                 array_arg(recv_counts), recv_displs.data(), recv_types.data(), d().native()));
   }
 
   template <class S, class R>
@@ -334,6 +447,7 @@ public:
     static_assert(!std::is_const_v<R>, "oompi: cannot receive into a const buffer");
     const char* routine = "MPI_Ineighbor_alltoallw";
     d().require(routine);
+    const std::vector<int>* fix = d().loopback_dims(true);
     return start<true>(std::forward<S>(send), [&](const auto& s, auto* keep) {
       const buffer_desc sd = describe(s), rd = describe(recv);
       check_w_layout(routine, "send", send_counts, send_displs, send_types, d().out_degree(), sd);
@@ -345,14 +459,24 @@ public:
       keep->byte_displs[1] = std::move(recv_displs);
       keep->types[0] = std::move(send_types);
       keep->types[1] = std::move(recv_types);
+      if (fix) {
+        swap_pairs(keep->counts[2], *fix);
+        swap_pairs(keep->byte_displs[1], *fix);
+        swap_pairs(keep->types[1], *fix);
+      }
       MPI_Request r = MPI_REQUEST_NULL;
       OOMPI_CHECK(MPI_Ineighbor_alltoallw,
-                  (sd.data, keep->counts[0].data(), keep->byte_displs[0].data(),
-                   keep->types[0].data(), rd.data, keep->counts[2].data(),
+                  (sd.data, array_arg(keep->counts[0]), keep->byte_displs[0].data(),
+                   keep->types[0].data(), rd.data, array_arg(keep->counts[2]),
                    keep->byte_displs[1].data(), keep->types[1].data(), d().native(), &r));
       return r;
     });
   }
+
+protected:
+  /// Dimensions whose two receive blocks oompi must swap because the MPI library pairs them
+  /// wrongly (see mpi_pairs_cart_loopback); nullptr when none. Cartesian communicators hide this.
+  const std::vector<int>* loopback_dims(bool /*nonblocking*/) const noexcept { return nullptr; }
 
 private:
   const Derived& d() const noexcept { return static_cast<const Derived&>(*this); }
@@ -374,6 +498,29 @@ private:
       const MPI_Request r = go(keep->send, keep.get());
       return request(r, std::move(keep));
     }
+  }
+
+  // alltoall as alltoallw: uniform blocks, the receive blocks of `fix` dimensions swapped.
+  template <class K>
+  void uniform_blocks(K& w, const buffer_desc& sd, std::size_t sblock, int sn, MPI_Datatype st,
+                      const buffer_desc& rd, std::size_t rblock, int rn, MPI_Datatype rt,
+                      const std::vector<int>& fix) const {
+    MPI_Aint lb = 0, sext = 0, rext = 0;
+    OOMPI_CHECK(MPI_Type_get_extent, (sd.type, &lb, &sext));
+    OOMPI_CHECK(MPI_Type_get_extent, (rd.type, &lb, &rext));
+    const auto out = static_cast<std::size_t>(d().out_degree());
+    const auto in = static_cast<std::size_t>(d().in_degree());
+    w.counts[0].assign(out, sn);
+    w.types[0].assign(out, st);
+    w.byte_displs[0].resize(out);
+    for (std::size_t j = 0; j < out; ++j)
+      w.byte_displs[0][j] = static_cast<MPI_Aint>(j * sblock) * sext;
+    w.counts[2].assign(in, rn);
+    w.types[1].assign(in, rt);
+    w.byte_displs[1].resize(in);
+    for (std::size_t j = 0; j < in; ++j)
+      w.byte_displs[1][j] = static_cast<MPI_Aint>(j * rblock) * rext;
+    swap_pairs(w.byte_displs[1], fix);
   }
 
   static int checked_int(const char* routine, std::size_t n) {
@@ -428,6 +575,34 @@ private:
                                   std::to_string(in) + " in-neighbours) has blocks of " +
                                   std::to_string(rblock));
     return rblock;
+  }
+  // Element count of `count` elements of `from` in elements of `to` (0 if not whole).
+  static std::size_t matching_count(std::size_t count, MPI_Datatype from, MPI_Datatype to) {
+    if (from == to) return count;
+    int fs = 0, ts = 0;
+    OOMPI_CHECK(MPI_Type_size, (from, &fs));
+    OOMPI_CHECK(MPI_Type_size, (to, &ts));
+    if (ts == 0 || (count * static_cast<std::size_t>(fs)) % static_cast<std::size_t>(ts) != 0)
+      return 0;
+    return count * static_cast<std::size_t>(fs) / static_cast<std::size_t>(ts);
+  }
+  // Receive block of an allgather. Without in-neighbours it still matches the send block:
+  // some libraries (Open MPI) check the two counts against each other locally.
+  std::size_t gather_block(const char* routine, const buffer_desc& sd,
+                           const buffer_desc& rd, int in) const {
+    if (in == 0) return matching_count(sd.count, sd.type, rd.type);
+    return recv_block(routine, sd, rd, sd.count, in);
+  }
+  // Send and receive blocks of an alltoall; a side without neighbours gets the other side's
+  // block size (Open MPI refuses sendcount * size != recvcount * size even then).
+  std::pair<std::size_t, std::size_t> alltoall_blocks(const char* routine, const buffer_desc& sd,
+                                                      const buffer_desc& rd) const {
+    const int in = d().in_degree(), out = d().out_degree();
+    std::size_t sblock = send_block(routine, sd, out);
+    std::size_t rblock = recv_block(routine, sd, rd, sblock, in, out > 0);
+    if (out == 0) sblock = matching_count(rblock, rd.type, sd.type);
+    if (in == 0) rblock = matching_count(sblock, sd.type, rd.type);
+    return {sblock, rblock};
   }
   std::size_t alltoall_result_size(const char* routine, std::size_t n) const {
     d().require(routine);

@@ -45,6 +45,8 @@ public:
     }
   }
 
+  /// The communicator of a subgroup of the local group (MPI_Comm_create; see comm_ops).
+  using detail::comm_ops<intercommunicator>::create;
   /// See intracommunicator::create_intercomm (this is the same call).
   static intercommunicator create(const intracommunicator& local, int local_leader,
                                   const communicator& peer, int remote_leader, int tag = 0) {

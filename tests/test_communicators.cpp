@@ -42,6 +42,7 @@ TEST_CASE("world and self are borrowed and usable") {
   CHECK(world.size() == n);
   CHECK(world.rank() == r);
   CHECK(self.size() == 1);
+  CHECK(oompi::intracommunicator::self().size() == 1);  // not ambiguous with mixin helpers
   CHECK(self.rank() == 0);
   CHECK(world.native() == MPI_COMM_WORLD);
   CHECK_FALSE(world.is_inter());
@@ -457,4 +458,18 @@ TEST_CASE("communicator hints through info") {
   CHECK(got.size() >= 0);
   CHECK_THROWS_AS(d.set_info(oompi::info::null()), std::invalid_argument);
   CHECK(world_sum(1) == world.size());
+}
+
+TEST_CASE("handles that outlive MPI are not freed after MPI_Finalize") {
+  // Destroyed at program exit, after the test main's environment has finalised MPI: freeing
+  // them then would abort the job (and fail this test).
+  auto world = oompi::communicator::world();
+  static oompi::intracommunicator late_comm = world.dup();
+  static oompi::group late_group = world.group();
+  static oompi::info late_info{{"k", "v"}};
+  static oompi::keyval<int> late_key;
+  late_key.set(late_comm, 1);
+  CHECK(late_comm.size() == world.size());
+  CHECK(late_group.size() == world.size());
+  CHECK(late_info.size() == 1);
 }

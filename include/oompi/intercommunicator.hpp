@@ -45,6 +45,9 @@ public:
     }
   }
 
+  using communicator::self;  // not the collectives mixin's private helper
+  using communicator::world;
+
   /// The communicator of a subgroup of the local group (MPI_Comm_create; see comm_ops).
   using detail::comm_ops<intercommunicator>::create;
   /// See intracommunicator::create_intercomm (this is the same call).

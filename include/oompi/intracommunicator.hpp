@@ -50,6 +50,11 @@ public:
     }
   }
 
+  // world()/self() of the base; also keeps `intracommunicator::self()` from being ambiguous
+  // with a mixin's private self() helper.
+  using communicator::self;
+  using communicator::world;
+
   /// Splits into communicators of processes that share a resource (MPI_Comm_split_type):
   /// comm_type::shared gives one communicator per shared-memory node. Ordered by key, then
   /// by rank here; comm_type::undefined gives a null communicator.

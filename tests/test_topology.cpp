@@ -513,6 +513,29 @@ TEST_CASE("neighbour collectives on a star: different in- and out-degrees") {
     }
   const auto vgot = star.neighbor_alltoallv(vsend, counts);
   CHECK(vgot == std::vector<int>(static_cast<std::size_t>(r == 0 ? 0 : r), r));
+
+  // alltoallw: rank 0 sends one int to each leaf; sides without neighbours pass empty arrays.
+  std::vector<int> wsend, wcounts, wrecv(r == 0 ? 0 : 1, -1), wrcounts;
+  std::vector<MPI_Aint> wdispls, wrdispls;
+  std::vector<MPI_Datatype> wtypes, wrtypes;
+  if (r == 0) {
+    for (int k = 1; k < n; ++k) {
+      wsend.push_back(100 + k);
+      wcounts.push_back(1);
+      wdispls.push_back(static_cast<MPI_Aint>((k - 1) * sizeof(int)));
+      wtypes.push_back(MPI_INT);
+    }
+  } else {
+    wrcounts = {1};
+    wrdispls = {0};
+    wrtypes = {MPI_INT};
+  }
+  star.neighbor_alltoallw(wsend, wcounts, wdispls, wtypes, wrecv, wrcounts, wrdispls, wrtypes);
+  if (r != 0) CHECK(wrecv == std::vector<int>{100 + r});
+  std::vector<int> wrecv2(wrecv.size(), -1);
+  star.ineighbor_alltoallw(wsend, wcounts, wdispls, wtypes, wrecv2, wrcounts, wrdispls, wrtypes)
+      .wait();
+  CHECK(wrecv2 == wrecv);
 }
 
 TEST_CASE("neighbour collective bad input throws before MPI") {

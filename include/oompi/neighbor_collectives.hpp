@@ -36,8 +36,9 @@ namespace oompi::detail {
 
 // MPI arrays for possibly empty vectors: some libraries reject a null pointer even when the
 // count is 0 (Open MPI's MPI_Graph_create, for one).
-inline const int* array_arg(const std::vector<int>& v) noexcept {
-  static const int none = 0;
+template <class T>
+const T* array_arg(const std::vector<T>& v) noexcept {
+  static const T none{};
   return v.empty() ? &none : v.data();
 }
 inline int* out_array_arg(std::vector<int>& v) noexcept {
@@ -253,8 +254,8 @@ public:
         neighbor_arrays w;
         uniform_blocks(w, sd, sblock, sn, st, rd, rblock, rn, rt, *fix);
         OOMPI_CHECK(MPI_Neighbor_alltoallw,
-                    (sp, w.counts[0].data(), w.byte_displs[0].data(), w.types[0].data(), rp,
-                     w.counts[2].data(), w.byte_displs[1].data(), w.types[1].data(),
+                    (sp, array_arg(w.counts[0]), array_arg(w.byte_displs[0]), array_arg(w.types[0]), rp,
+                     array_arg(w.counts[2]), array_arg(w.byte_displs[1]), array_arg(w.types[1]),
                      d().native()));
       });
     });
@@ -298,9 +299,9 @@ public:
         with_int_count(buffer_desc{rd.data, rblock, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
           uniform_blocks(*keep, sd, sblock, sn, st, rd, rblock, rn, rt, *fix);
           OOMPI_CHECK(MPI_Ineighbor_alltoallw,
-                      (sp, keep->counts[0].data(), keep->byte_displs[0].data(),
-                       keep->types[0].data(), rp, keep->counts[2].data(),
-                       keep->byte_displs[1].data(), keep->types[1].data(), d().native(), &r));
+                      (sp, array_arg(keep->counts[0]), array_arg(keep->byte_displs[0]),
+                       array_arg(keep->types[0]), rp, array_arg(keep->counts[2]),
+                       array_arg(keep->byte_displs[1]), array_arg(keep->types[1]), d().native(), &r));
         });
       });
       return r;
@@ -428,14 +429,14 @@ public:
       swap_pairs(w.byte_displs[1], *fix);
       swap_pairs(w.types[1], *fix);
       OOMPI_CHECK(MPI_Neighbor_alltoallw,
-                  (sd.data, array_arg(send_counts), send_displs.data(), send_types.data(),
-                   rd.data, array_arg(w.counts[2]), w.byte_displs[1].data(), w.types[1].data(),
+                  (sd.data, array_arg(send_counts), array_arg(send_displs), array_arg(send_types),
+                   rd.data, array_arg(w.counts[2]), array_arg(w.byte_displs[1]), array_arg(w.types[1]),
                    d().native()));
       return;
     }
     OOMPI_CHECK(MPI_Neighbor_alltoallw,
-                (sd.data, array_arg(send_counts), send_displs.data(), send_types.data(), rd.data,
-                 array_arg(recv_counts), recv_displs.data(), recv_types.data(), d().native()));
+                (sd.data, array_arg(send_counts), array_arg(send_displs), array_arg(send_types), rd.data,
+                 array_arg(recv_counts), array_arg(recv_displs), array_arg(recv_types), d().native()));
   }
 
   template <class S, class R>
@@ -466,9 +467,9 @@ public:
       }
       MPI_Request r = MPI_REQUEST_NULL;
       OOMPI_CHECK(MPI_Ineighbor_alltoallw,
-                  (sd.data, array_arg(keep->counts[0]), keep->byte_displs[0].data(),
-                   keep->types[0].data(), rd.data, array_arg(keep->counts[2]),
-                   keep->byte_displs[1].data(), keep->types[1].data(), d().native(), &r));
+                  (sd.data, array_arg(keep->counts[0]), array_arg(keep->byte_displs[0]),
+                   array_arg(keep->types[0]), rd.data, array_arg(keep->counts[2]),
+                   array_arg(keep->byte_displs[1]), array_arg(keep->types[1]), d().native(), &r));
       return r;
     });
   }

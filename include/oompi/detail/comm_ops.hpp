@@ -87,9 +87,9 @@ public:
   C get() {
     if (!comm_) throw std::logic_error("oompi::communicator_future::get: already retrieved");
     wait();
-    C out(*comm_, true);
+    const MPI_Comm c = std::exchange(*comm_, MPI_COMM_NULL);  // C owns it from here on
     comm_.reset();
-    return out;
+    return C(c, true);
   }
   bool valid() const noexcept { return comm_ != nullptr; }
   MPI_Request native() const noexcept { return req_; }

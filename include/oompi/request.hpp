@@ -17,6 +17,7 @@
 
 #include <mpi.h>
 
+#include <exception>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -28,6 +29,9 @@ namespace detail {
 /// Type-erased ownership of whatever a pending operation uses.
 struct keep_alive {
   virtual ~keep_alive() = default;
+  /// Runs once when the operation has completed, before what is kept is released. May throw:
+  /// a nonblocking reduction rethrows here what a user op threw while MPI ran it.
+  virtual void completed() {}
 };
 template <class T>
 struct kept final : keep_alive {
@@ -104,8 +108,13 @@ public:
   MPI_Request native() const noexcept { return req_; }
   MPI_Request& native_handle() noexcept { return req_; }
 
-  /// Called once MPI has completed the operation (also by the request sets).
-  void on_complete() noexcept { keep_.reset(); }
+  /// Called once MPI has completed the operation (also by the request sets). Releases what
+  /// the request kept; rethrows an exception a user reduction op threw during the operation.
+  void on_complete() {
+    if (!keep_) return;
+    std::unique_ptr<detail::keep_alive> k = std::move(keep_);
+    k->completed();
+  }
   std::unique_ptr<detail::keep_alive> release_keep() noexcept { return std::move(keep_); }
 
 private:
@@ -211,15 +220,33 @@ std::vector<MPI_Request> handles_of(std::vector<R>& reqs) {
   return h;
 }
 // MPI set completed requests to MPI_REQUEST_NULL (or left persistent ones inactive): copy back.
+// Completes requests MPI has completed; every one is completed before the first exception a
+// completion hook threw (a user op's) is rethrown.
+class completion_errors {
+public:
+  void complete(request& r) {
+    r.native_handle() = MPI_REQUEST_NULL;
+    try {
+      r.on_complete();
+    } catch (...) {
+      if (!first_) first_ = std::current_exception();
+    }
+  }
+  void rethrow() {
+    if (first_) std::rethrow_exception(first_);
+  }
+
+private:
+  std::exception_ptr first_;
+};
 inline void sync_back(std::vector<request>& reqs, const std::vector<MPI_Request>& h,
                       const std::vector<MPI_Status>* st = nullptr) {
   (void)st;
+  completion_errors errors;
   for (std::size_t i = 0; i < reqs.size(); ++i) {
-    if (reqs[i].native() != MPI_REQUEST_NULL && h[i] == MPI_REQUEST_NULL) {
-      reqs[i].native_handle() = MPI_REQUEST_NULL;
-      reqs[i].on_complete();
-    }
+    if (reqs[i].native() != MPI_REQUEST_NULL && h[i] == MPI_REQUEST_NULL) errors.complete(reqs[i]);
   }
+  errors.rethrow();
 }
 inline void sync_back(std::vector<prequest>& reqs, const std::vector<MPI_Request>&,
                       const std::vector<MPI_Status>* = nullptr) {
@@ -279,11 +306,12 @@ inline std::vector<completed> wait_some(std::vector<request>& reqs) {
   if (rc != MPI_SUCCESS) detail::throw_in_status("MPI_Waitsome", rc, st);
   std::vector<completed> out;
   if (n == MPI_UNDEFINED) return out;
+  detail::completion_errors errors;
   for (int i = 0; i < n; ++i) {
-    reqs[idx[i]].native_handle() = MPI_REQUEST_NULL;
-    reqs[idx[i]].on_complete();
+    errors.complete(reqs[idx[i]]);
     out.push_back({static_cast<std::size_t>(idx[i]), status(st[i])});
   }
+  errors.rethrow();
   return out;
 }
 
@@ -328,11 +356,12 @@ inline std::vector<completed> test_some(std::vector<request>& reqs) {
   if (rc != MPI_SUCCESS) detail::throw_in_status("MPI_Testsome", rc, st);
   std::vector<completed> out;
   if (n == MPI_UNDEFINED) return out;
+  detail::completion_errors errors;
   for (int i = 0; i < n; ++i) {
-    reqs[idx[i]].native_handle() = MPI_REQUEST_NULL;
-    reqs[idx[i]].on_complete();
+    errors.complete(reqs[idx[i]]);
     out.push_back({static_cast<std::size_t>(idx[i]), status(st[i])});
   }
+  errors.rethrow();
   return out;
 }
 

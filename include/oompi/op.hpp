@@ -250,7 +250,11 @@ public:
   template <class Tag, std::enable_if_t<detail::is_predefined_op_v<Tag>, int> = 0>
   op(Tag) noexcept : handle_(Tag::native()) {}
   /// A user op calling a run-time function on any datatype. Leases a trampoline slot.
-  op(function f, bool commutative) {
+  template <class Fn, std::enable_if_t<std::is_convertible_v<Fn, function> &&
+                                           !detail::is_predefined_op_v<Fn>,
+                                       int> = 0>
+  op(Fn&& fn, bool commutative) {
+    function f(std::forward<Fn>(fn));
     if (!f) throw std::invalid_argument("oompi::op: empty user function");
     auto state = std::make_unique<detail::runtime_slot_op<function>>(std::move(f), commutative);
     handle_ = state->native();
@@ -349,7 +353,7 @@ op make_op(F&& f, bool commutative) {
       o.errors_ = &detail::stateless_op<T, C, false>::errors;
     }
   } else {
-    auto state = std::make_unique<detail::typed_slot_op<T, C, false>>(std::forward<F>(f), commutative);
+    auto state = std::make_unique<detail::typed_slot_op<T, C>>(std::forward<F>(f), commutative);
     o.handle_ = state->native();
     o.errors_ = &state->errors();
     o.state_ = std::move(state);

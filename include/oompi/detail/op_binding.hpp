@@ -7,7 +7,7 @@
 //   oompi::op lvalue                                      -> borrowed (must outlive the call)
 //   oompi::op rvalue                                      -> owned by the binding
 //   stateless callable                                    -> its per-type MPI_Op, no slot
-//   callable with state, blocking call                    -> a slot for the call, no copy
+//   callable with state, blocking call                    -> a thread-local frame, no copy
 //   callable with state, nonblocking call (Owned)         -> an oompi::op owning a copy
 // Predefined ops are checked against T at compile time; the others at run time against the
 // buffer's datatype (an op made with make_op<double> cannot reduce ints).
@@ -51,18 +51,10 @@ struct stateless_binding {
   void rethrow_if_failed() const { errors->rethrow_if_failed(); }
 };
 
-/// The temporary op of a blocking collective with a stateful callable: a slot for the call,
-/// the callable used where it is. Never moves (the slot points at it).
-template <class T, class F>
-class scoped_binding {
-public:
-  scoped_binding(F& f, bool commutative) : state_(f, commutative) {}
-  MPI_Op native() const noexcept { return state_.native(); }
-  void rethrow_if_failed() { state_.rethrow_if_failed(); }
-
-private:
-  typed_slot_op<T, F, true> state_;
-};
+/// The temporary op of a blocking collective with a callable with state: the callable is used
+/// where it is, through a thread-local frame. Never moves.
+template <class T, class F, bool Commutative>
+using scoped_binding = typename framed_op<T, F, Commutative>::frame;
 
 inline void check_op_type(const op& o, MPI_Datatype buffer_type) {
   if (o.is_null()) throw std::invalid_argument("oompi: the op is null (MPI_OP_NULL)");
@@ -93,7 +85,7 @@ auto bind_callable(F&& f) {
     } else if constexpr (Owned) {
       return op_owned_binding{make_op<T>(std::forward<F>(f), Commutative)};
     } else {
-      return scoped_binding<T, std::remove_reference_t<F>>(f, Commutative);
+      return scoped_binding<T, std::remove_reference_t<F>, Commutative>(f);
     }
   }
 }

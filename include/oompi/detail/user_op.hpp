@@ -8,8 +8,11 @@
 // - A stateless callable (an empty, trivially copyable type: captureless lambdas, std::plus<>,
 //   most function objects) needs no state: one trampoline per (element type, callable type,
 //   commutativity), whose MPI_Op is created once and reused for the life of MPI.
-// - A callable with state takes a slot of a fixed pool of trampolines (slot_trampoline<I>),
-//   each reading its own (function, context) entry. The slot is leased for the life of the op;
+// - A callable with state used by a blocking collective: a per-type trampoline finds it in a
+//   thread-local frame pushed for the call (the op runs inside the caller's MPI call).
+// - A callable with state that outlives a call (oompi::op objects, nonblocking collectives,
+//   run-time functions) takes a slot of a fixed pool of trampolines (slot_trampoline<I>), each
+//   reading its own (function, context) entry. The slot is leased for the life of the op;
 //   every slot's MPI_Op is created once and reused by later leases. OOMPI_OP_SLOTS (default
 //   2048) slots exist; one more live op with state throws std::length_error.
 // Every trampoline loops over the `len` elements MPI hands it with the callable inlined, and
@@ -188,7 +191,66 @@ struct stateless_op {
   }
 };
 
-// --- callables with state: a pool of slot trampolines --------------------------------------
+// --- callables with state in a blocking collective: a thread-local frame ------------------
+// A blocking collective runs the op inside the caller's MPI call, on the caller's thread: the
+// per-type trampoline finds the callable in a frame the collective pushed for the call. No
+// slot, no lock. (Should an MPI library ever run it elsewhere, the call fails with a clear
+// error instead of using another thread's state.)
+
+template <class T, class F, bool Commutative>
+class framed_op {
+public:
+  /// One per blocking call; frames nest (an op may itself run a collective).
+  class frame {
+  public:
+    explicit frame(F& f) noexcept : f_(&f), outer_(current_) { current_ = this; }
+    frame(const frame&) = delete;
+    frame& operator=(const frame&) = delete;
+    ~frame() { current_ = outer_; }
+    MPI_Op native() const { return handle(); }
+    void rethrow_if_failed() {
+      stray_.rethrow_if_failed();
+      errors_.rethrow_if_failed();
+    }
+
+  private:
+    friend class framed_op;
+    F* f_;
+    frame* outer_;
+    error_record errors_;
+  };
+
+private:
+  static inline thread_local frame* current_ = nullptr;
+  static inline error_record stray_;  // calls that found no frame on their thread
+
+  static void trampoline(void* in, void* inout, int* len, MPI_Datatype*) noexcept {
+    frame* fr = current_;
+    if (fr == nullptr) {
+      try {
+        throw std::logic_error(
+            "oompi: MPI ran a user op with state outside the thread of its blocking collective");
+      } catch (...) {
+        stray_.capture();
+      }
+      return;
+    }
+    if (fr->errors_.failed()) return;
+    try {
+      apply_user_op<T>(*fr->f_, in, inout, *len);
+    } catch (...) {
+      fr->errors_.capture();
+    }
+  }
+  static MPI_Op handle() {
+    static const MPI_Op h = op_handles::create(&trampoline, Commutative);
+    return h;
+  }
+};
+
+// --- callables with state that outlive a call: a pool of slot trampolines ----------------
+// Only code that makes such ops (oompi::op from a callable with state or a run-time function,
+// nonblocking collectives with one) instantiates the pool.
 
 using op_invoke_fn = void (*)(void* ctx, void* in, void* inout, int len, MPI_Datatype type);
 
@@ -285,8 +347,9 @@ public:
   void rethrow_if_failed() { errors_.rethrow_if_failed(); }
 
 protected:
+  template <class Pool = op_pool>  // a template: the pool is instantiated only when used
   void lease(op_invoke_fn fn, bool commutative) {
-    slot_ = op_pool::instance().acquire(fn, this, commutative, handle_);
+    slot_ = Pool::instance().acquire(fn, this, commutative, handle_);
   }
   error_record errors_;
 
@@ -295,41 +358,26 @@ private:
   MPI_Op handle_ = MPI_OP_NULL;
 };
 
-/// A typed callable in a slot; Borrowed: it refers to the caller's callable (blocking
-/// collectives, where the callable outlives the call), else it owns a copy.
-template <class T, class F, bool Borrowed>
+/// A typed callable (a copy the op owns) in a slot.
+template <class T, class F>
 class typed_slot_op final : public slot_op_state {
 public:
   template <class A>
-  typed_slot_op(A&& f, bool commutative) : f_(init(std::forward<A>(f))) {
+  typed_slot_op(A&& f, bool commutative) : f_(std::forward<A>(f)) {
     lease(&invoke, commutative);
   }
 
 private:
-  using holder = std::conditional_t<Borrowed, F*, F>;
-  template <class A>
-  static holder init(A&& f) {
-    if constexpr (Borrowed)
-      return &f;
-    else
-      return holder(std::forward<A>(f));
-  }
-  F& get() noexcept {
-    if constexpr (Borrowed)
-      return *f_;
-    else
-      return f_;
-  }
   static void invoke(void* ctx, void* in, void* inout, int len, MPI_Datatype) {
     auto* self = static_cast<typed_slot_op*>(ctx);
     if (self->errors_.failed()) return;
     try {
-      apply_user_op<T>(self->get(), in, inout, len);
+      apply_user_op<T>(self->f_, in, inout, len);
     } catch (...) {
       self->errors_.capture();
     }
   }
-  holder f_;
+  F f_;
 };
 
 /// A run-time callable in a slot (the bindings' director functions go through this).

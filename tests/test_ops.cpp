@@ -204,6 +204,29 @@ TEST_CASE("user ops with state nest") {
   CHECK(inner == 2 + 3);
 }
 
+TEST_CASE("which callable object is called: the caller's, a copy, or a std::ref") {
+  int a = 0, b = 0;
+  auto counting = [calls = 0, &a](int x, int y) mutable {
+    a = ++calls;
+    return x + y;
+  };
+  int inout = 1;
+  oompi::reduce_local(2, inout, counting);  // bare, blocking: this very object
+  oompi::reduce_local(2, inout, counting);
+  CHECK(a == 2);
+  oompi::reduce_local(2, inout, oompi::commutative(counting));  // a copy (its calls was 2)
+  CHECK(a == 3);
+  oompi::reduce_local(2, inout, counting);  // the original again: its own count continues
+  CHECK(a == 3);
+  auto by_ref = [&b](int x, int y) {
+    ++b;
+    return x + y;
+  };
+  oompi::reduce_local(2, inout, oompi::commutative(std::ref(by_ref)));
+  CHECK(b == 1);
+  CHECK(inout == 11);
+}
+
 TEST_CASE("user ops on struct types") {
   auto w = world();
   const int n = w.size(), r = w.rank();

@@ -52,7 +52,10 @@ public:
   error_record() noexcept = default;
   error_record(const error_record&) = delete;
   error_record& operator=(const error_record&) = delete;
-  ~error_record() { delete pending_.load(std::memory_order_acquire); }
+  ~error_record() {
+    std::exception_ptr* p = pending_.load(std::memory_order_acquire);
+    if (p != &out_of_memory()) delete p;
+  }
 
   /// Call from a catch block: keeps the exception in flight unless one is already kept.
   void capture() noexcept {

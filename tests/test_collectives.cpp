@@ -631,21 +631,6 @@ TEST_CASE("a null communicator is refused") {
 }
 
 // --- intercommunicators: the mixin follows MPI's intercommunicator rules -----------------
-// (a minimal wrapper here; the real class is oompi::intercommunicator)
-
-namespace {
-class test_intercomm : public oompi::communicator,
-                       public oompi::detail::collectives<test_intercomm> {
-public:
-  explicit test_intercomm(MPI_Comm c) : communicator(c, true) {
-    MPI_Comm_remote_size(c, &remote_);
-  }
-  int remote_size() const { return remote_; }
-
-private:
-  int remote_ = 0;
-};
-}  // namespace
 
 TEST_CASE("collectives on an intercommunicator") {
   auto w = world();
@@ -656,11 +641,8 @@ TEST_CASE("collectives on an intercommunicator") {
   }
   // group A: even ranks, group B: odd ranks; leaders are world ranks 0 and 1
   const int color = r % 2;
-  MPI_Comm local = MPI_COMM_NULL, inter = MPI_COMM_NULL;
-  MPI_Comm_split(MPI_COMM_WORLD, color, r, &local);
-  MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, 1 - color, 42, &inter);
-  MPI_Comm_free(&local);
-  test_intercomm ic(inter);
+  const auto local = w.split(color, r);
+  const oompi::intercommunicator ic = local.create_intercomm(0, w, 1 - color, 42);
   const int remote = ic.remote_size();
 
   // allreduce: each group gets the sum over the other group of world ranks
@@ -675,7 +657,9 @@ TEST_CASE("collectives on an intercommunicator") {
 
   // bcast from group A's rank 0 to group B
   int v = color == 0 && ic.rank() == 0 ? 77 : 0;
-  const int root = color == 0 ? (ic.rank() == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+  const int root = color == 0 ? (ic.rank() == 0 ? oompi::intercommunicator::root
+                                                 : oompi::intercommunicator::no_root)
+                              : 0;
   ic.bcast(v, root);
   if (color == 1) CHECK(v == 77);
 
@@ -687,6 +671,27 @@ TEST_CASE("collectives on an intercommunicator") {
   }
   // nonblocking on the intercommunicator
   CHECK(ic.iallreduce(1, oompi::ops::sum).get() == remote);
+  // alltoall: one element to each remote process
+  std::vector<int> to_remote(static_cast<std::size_t>(remote), r), from_remote;
+  ic.alltoall(to_remote, from_remote);
+  CHECK(from_remote.size() == static_cast<std::size_t>(remote));
+  CHECK(from_remote.front() == 1 - color);
+  // scatter from group B's rank 0 to group A, one element each
+  const int broot = color == 1 ? (ic.rank() == 0 ? oompi::intercommunicator::root
+                                                 : oompi::intercommunicator::no_root)
+                               : 0;
+  std::vector<int> for_a(static_cast<std::size_t>(remote));
+  std::iota(for_a.begin(), for_a.end(), 500);
+  int got_one = -1;
+  ic.scatter(for_a, got_one, broot);
+  if (color == 0) CHECK(got_one == 500 + ic.rank());
+  // a user op with state across the groups
+  int calls = 0;
+  const int s2 = ic.allreduce(1, [&calls](int a, int b) {
+    ++calls;
+    return a + b;
+  });
+  CHECK(s2 == remote);
 
   // an intracommunicator root number means nothing here
   CHECK_THROWS_AS(ic.bcast(v, -7), std::out_of_range);

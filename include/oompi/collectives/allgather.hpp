@@ -145,7 +145,7 @@ public:
   }
 
 private:
-  const D& self() const noexcept { return static_cast<const D&>(*this); }
+  const D& derived() const noexcept { return static_cast<const D&>(*this); }
 
   template <class S, class R>
   request istart(const S* in, R& out, const std::vector<int>* counts,
@@ -162,7 +162,7 @@ private:
   template <bool NB, class S, class R>
   int allgather_call(const S* in, R& out, MPI_Request* req) const {
     static_assert(!std::is_const_v<R>, "oompi::allgather: cannot receive into a const buffer");
-    const D& c = self();
+    const D& c = derived();
     const char* name = NB ? "oompi::iallgather" : "oompi::allgather";
     check_comm(c, name);
     const auto n = static_cast<std::size_t>(peers(c));
@@ -191,7 +191,7 @@ private:
                       const std::vector<int>* displs, MPI_Request* req,
                       std::vector<int>* scratch) const {
     static_assert(!std::is_const_v<R>, "oompi::allgatherv: cannot receive into a const buffer");
-    const D& c = self();
+    const D& c = derived();
     const char* name = NB ? "oompi::iallgatherv" : "oompi::allgatherv";
     check_comm(c, name);
     const int n = peers(c);

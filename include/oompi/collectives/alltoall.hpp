@@ -204,7 +204,7 @@ public:
   }
 
 private:
-  const D& self() const noexcept { return static_cast<const D&>(*this); }
+  const D& derived() const noexcept { return static_cast<const D&>(*this); }
 
   template <class S, class R>
   request istart(const S* in, const std::vector<int>* sc, const std::vector<int>* sd, R& out,
@@ -224,7 +224,7 @@ private:
   template <bool NB, class S, class R>
   int alltoall_call(const S* in, R& out, MPI_Request* req) const {
     static_assert(!std::is_const_v<R>, "oompi::alltoall: cannot receive into a const buffer");
-    const D& c = self();
+    const D& c = derived();
     const char* name = NB ? "oompi::ialltoall" : "oompi::alltoall";
     check_comm(c, name);
     const auto n = static_cast<std::size_t>(peers(c));
@@ -256,7 +256,7 @@ private:
                      const std::vector<int>* rc, const std::vector<int>* rdp, MPI_Request* req,
                      std::vector<int>* scratch) const {
     static_assert(!std::is_const_v<R>, "oompi::alltoallv: cannot receive into a const buffer");
-    const D& c = self();
+    const D& c = derived();
     const char* name = NB ? "oompi::ialltoallv" : "oompi::alltoallv";
     check_comm(c, name);
     const int n = peers(c);
@@ -338,7 +338,7 @@ private:
                      const std::vector<int>& rdp, const std::vector<MPI_Datatype>& rt,
                      MPI_Request* req) const {
     static_assert(!std::is_const_v<R>, "oompi::alltoallw: cannot receive into a const buffer");
-    const D& c = self();
+    const D& c = derived();
     const char* name = NB ? "oompi::ialltoallw" : "oompi::alltoallw";
     check_comm(c, name);
     const int n = peers(c);

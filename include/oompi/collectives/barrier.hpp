@@ -12,13 +12,13 @@ class barrier_ops {
 public:
   /// Blocks until every process of the communicator has called barrier().
   void barrier() const {
-    const D& c = self();
+    const D& c = derived();
     check_comm(c, "oompi::barrier");
     finish(MPI_Barrier(c.native()), "MPI_Barrier");
   }
   /// Nonblocking barrier: completes once every process has started it.
   request ibarrier() const {
-    const D& c = self();
+    const D& c = derived();
     check_comm(c, "oompi::ibarrier");
     MPI_Request r = MPI_REQUEST_NULL;
     finish(MPI_Ibarrier(c.native(), &r), "MPI_Ibarrier");
@@ -26,7 +26,7 @@ public:
   }
 
 private:
-  const D& self() const noexcept { return static_cast<const D&>(*this); }
+  const D& derived() const noexcept { return static_cast<const D&>(*this); }
 };
 
 }  // namespace oompi::detail

@@ -22,7 +22,7 @@ public:
   void bcast(B& buf, int root, resize_to_fit_t) const {
     static_assert(is_resizable<B>::value,
                   "oompi::bcast(buf, root, resize_to_fit) resizes a std::vector or std::string");
-    const D& c = self();
+    const D& c = derived();
     check_comm(c, "oompi::bcast");
     check_root(c, root, "oompi::bcast");
     unsigned long long n = buffer_traits<B>::size(buf);
@@ -47,7 +47,7 @@ public:
   }
 
 private:
-  const D& self() const noexcept { return static_cast<const D&>(*this); }
+  const D& derived() const noexcept { return static_cast<const D&>(*this); }
 
   static bool receives(const D& c, int root) noexcept {
     if constexpr (is_intercomm_v<D>)
@@ -58,7 +58,7 @@ private:
 
   template <bool NB, class B>
   int call(B& buf, int root, MPI_Request* req, const char* name) const {
-    const D& c = self();
+    const D& c = derived();
     check_comm(c, name);
     check_root(c, root, name);
     const buffer_desc d = describe(buf);

@@ -150,7 +150,7 @@ public:
   }
 
 private:
-  const D& self() const noexcept { return static_cast<const D&>(*this); }
+  const D& derived() const noexcept { return static_cast<const D&>(*this); }
 
   template <class S, class R>
   request istart(const S* in, R& out, const std::vector<int>* counts,
@@ -167,7 +167,7 @@ private:
   // in == nullptr: in place.
   template <bool NB, class S, class R>
   int gather_call(const S* in, R& out, int root, MPI_Request* req) const {
-    const D& c = self();
+    const D& c = derived();
     const char* name = NB ? "oompi::igather" : "oompi::gather";
     check_comm(c, name);
     check_root(c, root, name);
@@ -206,7 +206,7 @@ private:
   int gatherv_call(const S* in, R& out, const std::vector<int>* counts,
                    const std::vector<int>* displs, int root, MPI_Request* req,
                    std::vector<int>* scratch) const {
-    const D& c = self();
+    const D& c = derived();
     const char* name = NB ? "oompi::igatherv" : "oompi::gatherv";
     check_comm(c, name);
     check_root(c, root, name);

@@ -23,7 +23,7 @@ public:
   template <class S, class R, class Op, not_in_place<S> = 0>
   void reduce(const S& in, R& out, Op&& op, int root) const {
     same_elements<S, R>();
-    const D& c = self();
+    const D& c = derived();
     buffer_desc sd, rd;
     prepare_reduce(c, in, out, root, sd, rd, "oompi::reduce");
     auto&& b = bind_op<element_t<S>, false>(std::forward<Op>(op), sd.type);
@@ -36,7 +36,7 @@ public:
   void reduce(in_place_t, R& buf, Op&& op, int root) const {
     no_in_place_on_intercomm<D>();
     static_assert(!std::is_const_v<R>, "oompi::reduce: the in-place buffer is written at the root");
-    const D& c = self();
+    const D& c = derived();
     check_comm(c, "oompi::reduce");
     check_root(c, root, "oompi::reduce");
     const buffer_desc d = describe(buf);
@@ -52,7 +52,7 @@ public:
   /// The reduction of every process's `in` at the root; B{} on the other processes.
   template <class B, class Op>
   B reduce(const B& in, Op&& op, int root) const {
-    B out = is_root(self(), root) ? make_like(in) : B{};
+    B out = is_root(derived(), root) ? make_like(in) : B{};
     reduce(in, out, std::forward<Op>(op), root);
     return out;
   }
@@ -61,7 +61,7 @@ public:
   request ireduce(S&& in, R& out, Op&& op, int root) const {
     borrowed_send<S>();
     same_elements<S, R>();
-    const D& c = self();
+    const D& c = derived();
     buffer_desc sd, rd;
     prepare_reduce(c, in, out, root, sd, rd, "oompi::ireduce");
     const int n = single_chunk(sd.count, "oompi::ireduce");
@@ -75,7 +75,7 @@ public:
   request ireduce(in_place_t, R& buf, Op&& op, int root) const {
     no_in_place_on_intercomm<D>();
     static_assert(!std::is_const_v<R>, "oompi::ireduce: the in-place buffer is written at the root");
-    const D& c = self();
+    const D& c = derived();
     check_comm(c, "oompi::ireduce");
     check_root(c, root, "oompi::ireduce");
     const buffer_desc d = describe(buf);
@@ -92,7 +92,7 @@ public:
   template <class B, class Op>
   future<std::decay_t<B>> ireduce(B&& in, Op&& op, int root) const {
     using V = std::decay_t<B>;
-    const D& c = self();
+    const D& c = derived();
     check_comm(c, "oompi::ireduce");
     check_root(c, root, "oompi::ireduce");
     V out = is_root(c, root) ? make_like(in) : V{};
@@ -113,7 +113,7 @@ public:
   template <class S, class R, class Op, not_in_place<S> = 0>
   void allreduce(const S& in, R& out, Op&& op) const {
     same_elements<S, R>();
-    const D& c = self();
+    const D& c = derived();
     buffer_desc sd, rd;
     prepare_allreduce(c, in, out, sd, rd, "oompi::allreduce");
     auto&& b = bind_op<element_t<S>, false>(std::forward<Op>(op), sd.type);
@@ -126,7 +126,7 @@ public:
   void allreduce(in_place_t, R& buf, Op&& op) const {
     no_in_place_on_intercomm<D>();
     static_assert(!std::is_const_v<R>, "oompi::allreduce: the in-place buffer is written");
-    const D& c = self();
+    const D& c = derived();
     check_comm(c, "oompi::allreduce");
     const buffer_desc d = describe(buf);
     auto&& b = bind_op<element_t<R>, false>(std::forward<Op>(op), d.type);
@@ -147,7 +147,7 @@ public:
   request iallreduce(S&& in, R& out, Op&& op) const {
     borrowed_send<S>();
     same_elements<S, R>();
-    const D& c = self();
+    const D& c = derived();
     buffer_desc sd, rd;
     prepare_allreduce(c, in, out, sd, rd, "oompi::iallreduce");
     const int n = single_chunk(sd.count, "oompi::iallreduce");
@@ -161,7 +161,7 @@ public:
   request iallreduce(in_place_t, R& buf, Op&& op) const {
     no_in_place_on_intercomm<D>();
     static_assert(!std::is_const_v<R>, "oompi::iallreduce: the in-place buffer is written");
-    const D& c = self();
+    const D& c = derived();
     check_comm(c, "oompi::iallreduce");
     const buffer_desc d = describe(buf);
     const int n = single_chunk(d.count, "oompi::iallreduce");
@@ -174,7 +174,7 @@ public:
   template <class B, class Op>
   future<std::decay_t<B>> iallreduce(B&& in, Op&& op) const {
     using V = std::decay_t<B>;
-    const D& c = self();
+    const D& c = derived();
     check_comm(c, "oompi::iallreduce");
     V out = make_like(in);
     const MPI_Datatype t = describe(in).type;
@@ -189,7 +189,7 @@ public:
   }
 
 private:
-  const D& self() const noexcept { return static_cast<const D&>(*this); }
+  const D& derived() const noexcept { return static_cast<const D&>(*this); }
 
   template <class S, class R>
   static void prepare_reduce(const D& c, const S& in, R& out, int root, buffer_desc& sd,

@@ -28,7 +28,7 @@ public:
     block_args(&in, out, sd, rd, "oompi::reduce_scatter_block");
     auto&& b = bind_op<element_t<S>, false>(std::forward<Op>(op), sd.type);
     finish(MPI_Reduce_scatter_block(sd.data, rd.data, to_int(rd.count, "oompi::reduce_scatter_block"),
-                                    sd.type, b.native(), self().native()),
+                                    sd.type, b.native(), derived().native()),
            "MPI_Reduce_scatter_block", b);
   }
   template <class R, class Op>
@@ -38,7 +38,7 @@ public:
     block_args(static_cast<const R*>(nullptr), buf, sd, rd, "oompi::reduce_scatter_block");
     auto&& b = bind_op<element_t<R>, false>(std::forward<Op>(op), rd.type);
     finish(MPI_Reduce_scatter_block(MPI_IN_PLACE, rd.data, to_int(rd.count, "oompi::reduce_scatter_block"),
-                                    rd.type, b.native(), self().native()),
+                                    rd.type, b.native(), derived().native()),
            "MPI_Reduce_scatter_block", b);
   }
   /// This process's block of the reduction of every process's `in`.
@@ -61,7 +61,7 @@ public:
     return start_nonblocking(make_keep(bind_op<element_t<S>, true>(std::forward<Op>(op), sd.type)),
                              "MPI_Ireduce_scatter_block", [&](auto& k, MPI_Request* r) {
                                return MPI_Ireduce_scatter_block(sd.data, rd.data, n, sd.type, k.op.native(),
-                                                                self().native(), r);
+                                                                derived().native(), r);
                              });
   }
   template <class R, class Op>
@@ -73,7 +73,7 @@ public:
     return start_nonblocking(make_keep(bind_op<element_t<R>, true>(std::forward<Op>(op), rd.type)),
                              "MPI_Ireduce_scatter_block", [&](auto& k, MPI_Request* r) {
                                return MPI_Ireduce_scatter_block(MPI_IN_PLACE, rd.data, n, rd.type,
-                                                                k.op.native(), self().native(), r);
+                                                                k.op.native(), derived().native(), r);
                              });
   }
   template <class B, class Op>
@@ -88,7 +88,7 @@ public:
                           block_args(&input_in<B>(k, in), o, sd, rd, "oompi::ireduce_scatter_block");
                           return MPI_Ireduce_scatter_block(sd.data, rd.data,
                                                            to_int(rd.count, "oompi::ireduce_scatter_block"),
-                                                           sd.type, k.op.native(), self().native(), r);
+                                                           sd.type, k.op.native(), derived().native(), r);
                         });
   }
 
@@ -100,7 +100,7 @@ public:
     buffer_desc sd, rd;
     v_args(&in, out, counts, sd, rd, "oompi::reduce_scatter");
     auto&& b = bind_op<element_t<S>, false>(std::forward<Op>(op), sd.type);
-    finish(MPI_Reduce_scatter(sd.data, rd.data, counts.data(), sd.type, b.native(), self().native()),
+    finish(MPI_Reduce_scatter(sd.data, rd.data, counts.data(), sd.type, b.native(), derived().native()),
            "MPI_Reduce_scatter", b);
   }
   template <class R, class Op>
@@ -109,7 +109,7 @@ public:
     buffer_desc sd, rd;
     v_args(static_cast<const R*>(nullptr), buf, counts, sd, rd, "oompi::reduce_scatter");
     auto&& b = bind_op<element_t<R>, false>(std::forward<Op>(op), rd.type);
-    finish(MPI_Reduce_scatter(MPI_IN_PLACE, rd.data, counts.data(), rd.type, b.native(), self().native()),
+    finish(MPI_Reduce_scatter(MPI_IN_PLACE, rd.data, counts.data(), rd.type, b.native(), derived().native()),
            "MPI_Reduce_scatter", b);
   }
   /// This process's counts[rank()] elements of the reduction of every process's `in`.
@@ -133,7 +133,7 @@ public:
     keep->ints[0] = counts;
     return start_nonblocking(std::move(keep), "MPI_Ireduce_scatter", [&](auto& k, MPI_Request* r) {
       return MPI_Ireduce_scatter(sd.data, rd.data, k.ints[0].data(), sd.type, k.op.native(),
-                                 self().native(), r);
+                                 derived().native(), r);
     });
   }
   template <class R, class Op>
@@ -145,7 +145,7 @@ public:
     keep->ints[0] = counts;
     return start_nonblocking(std::move(keep), "MPI_Ireduce_scatter", [&](auto& k, MPI_Request* r) {
       return MPI_Ireduce_scatter(MPI_IN_PLACE, rd.data, k.ints[0].data(), rd.type, k.op.native(),
-                                 self().native(), r);
+                                 derived().native(), r);
     });
   }
   template <class B, class Op>
@@ -160,19 +160,19 @@ public:
                           buffer_desc sd, rd;
                           v_args(&input_in<B>(k, in), o, k.ints[0], sd, rd, "oompi::ireduce_scatter");
                           return MPI_Ireduce_scatter(sd.data, rd.data, k.ints[0].data(), sd.type,
-                                                     k.op.native(), self().native(), r);
+                                                     k.op.native(), derived().native(), r);
                         });
   }
 
 private:
-  const D& self() const noexcept { return static_cast<const D&>(*this); }
+  const D& derived() const noexcept { return static_cast<const D&>(*this); }
 
   // in == nullptr: in place on out. rd describes this process's block (in place: the first
   // block of out).
   template <class S, class R>
   void block_args(const S* in, R& out, buffer_desc& sd, buffer_desc& rd, const char* name) const {
     static_assert(!std::is_const_v<R>, "oompi::reduce_scatter_block: cannot receive into a const buffer");
-    const D& c = self();
+    const D& c = derived();
     check_comm(c, name);
     const auto n = static_cast<std::size_t>(c.size());
     if (in == nullptr) {
@@ -195,7 +195,7 @@ private:
   void v_args(const S* in, R& out, const std::vector<int>& counts, buffer_desc& sd, buffer_desc& rd,
               const char* name) const {
     static_assert(!std::is_const_v<R>, "oompi::reduce_scatter: cannot receive into a const buffer");
-    const D& c = self();
+    const D& c = derived();
     check_comm(c, name);
     check_counts(counts, c.size(), name, "receive");
     const std::size_t total = sum_counts(counts, name);

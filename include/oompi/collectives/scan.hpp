@@ -75,7 +75,7 @@ public:
   }
 
 private:
-  const D& self() const noexcept { return static_cast<const D&>(*this); }
+  const D& derived() const noexcept { return static_cast<const D&>(*this); }
 
   // in == nullptr: in place on out.
   template <class S, class R>
@@ -83,7 +83,7 @@ private:
     static_assert(!is_intercomm_v<D>, "oompi: MPI defines scan and exscan on intracommunicators only");
     static_assert(!std::is_const_v<R>, "oompi::scan: cannot receive into a const buffer");
     same_elements<S, R>();
-    check_comm(self(), name);
+    check_comm(derived(), name);
     if (in == nullptr) {
       rd = describe(out);
       sd = buffer_desc{MPI_IN_PLACE, rd.count, rd.type};
@@ -102,7 +102,7 @@ private:
     auto&& b = bind_op<element_t<R>, false>(std::forward<Op>(op), rd.type);
     const int rc = for_each_chunk(rd.count, [&](std::size_t at, int n) {
       const void* s = in == nullptr ? MPI_IN_PLACE : element_at(sd, at);
-      return Fn(s, element_at(rd, at), n, rd.type, b.native(), self().native());
+      return Fn(s, element_at(rd, at), n, rd.type, b.native(), derived().native());
     });
     finish(rc, routine, b);
   }
@@ -114,21 +114,21 @@ private:
     const int n = single_chunk(rd.count, name);
     return start_nonblocking(make_keep(bind_op<element_t<R>, true>(std::forward<Op>(op), rd.type)),
                              routine, [&](auto& k, MPI_Request* r) {
-                               return Fn(sd.data, rd.data, n, rd.type, k.op.native(), self().native(), r);
+                               return Fn(sd.data, rd.data, n, rd.type, k.op.native(), derived().native(), r);
                              });
   }
 
   template <iscan_fn Fn, class B, class Op>
   future<std::decay_t<B>> ivalue(B&& in, Op&& op, const char* name, const char* routine) const {
     using V = std::decay_t<B>;
-    check_comm(self(), name);
+    check_comm(derived(), name);
     V out = make_like(in);
     const MPI_Datatype t = describe(in).type;
     auto keep = keep_input(bind_op<element_t<V>, true>(std::forward<Op>(op), t), std::forward<B>(in));
     return start_future(std::move(out), std::move(keep), routine, [&](V& o, auto& k, MPI_Request* r) {
       buffer_desc sd, rd;
       args(&input_in<B>(k, in), o, sd, rd, name);
-      return Fn(sd.data, rd.data, single_chunk(rd.count, name), rd.type, k.op.native(), self().native(), r);
+      return Fn(sd.data, rd.data, single_chunk(rd.count, name), rd.type, k.op.native(), derived().native(), r);
     });
   }
 };

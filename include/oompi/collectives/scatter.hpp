@@ -138,7 +138,7 @@ public:
   }
 
 private:
-  const D& self() const noexcept { return static_cast<const D&>(*this); }
+  const D& derived() const noexcept { return static_cast<const D&>(*this); }
 
   template <class S, class R>
   request istart(const S* in, const std::vector<int>* counts, const std::vector<int>* displs,
@@ -154,7 +154,7 @@ private:
 
   // This process's count from the root's counts (one MPI_Scatter).
   int my_count(const std::vector<int>& counts, int root) const {
-    const D& c = self();
+    const D& c = derived();
     check_comm(c, "oompi::scatterv");
     check_root(c, root, "oompi::scatterv");
     const bool at_root = is_root(c, root);
@@ -169,7 +169,7 @@ private:
   // in_place: `in` and `out` are the same buffer.
   template <bool NB, class S, class R>
   int scatter_call(const S* in, R& out, bool in_place, int root, MPI_Request* req) const {
-    const D& c = self();
+    const D& c = derived();
     const char* name = NB ? "oompi::iscatter" : "oompi::scatter";
     check_comm(c, name);
     check_root(c, root, name);
@@ -214,7 +214,7 @@ private:
   int scatterv_call(const S* in, const std::vector<int>* counts, const std::vector<int>* displs,
                     R& out, bool in_place, int root, MPI_Request* req,
                     std::vector<int>& scratch) const {
-    const D& c = self();
+    const D& c = derived();
     const char* name = NB ? "oompi::iscatterv" : "oompi::scatterv";
     check_comm(c, name);
     check_root(c, root, name);

@@ -25,6 +25,7 @@
 
 #include <climits>
 #include <cstddef>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -38,6 +39,9 @@ namespace detail {
 /// Type-erased ownership of whatever a pending operation uses.
 struct keep_alive {
   virtual ~keep_alive() = default;
+  /// Runs once when the operation has completed, before what is kept is released. May throw:
+  /// a nonblocking reduction rethrows here what a user op threw while MPI ran it.
+  virtual void completed() {}
 };
 template <class T>
 struct kept final : keep_alive {
@@ -152,8 +156,13 @@ public:
   MPI_Request native() const noexcept { return req_; }
   MPI_Request& native_handle() noexcept { return req_; }
 
-  /// Called once MPI has completed the operation (also by the request sets).
-  void on_complete() noexcept { keep_.reset(); }
+  /// Called once MPI has completed the operation (also by the request sets). Releases what
+  /// the request kept; rethrows an exception a user reduction op threw during the operation.
+  void on_complete() {
+    if (!keep_) return;
+    std::unique_ptr<detail::keep_alive> k = std::move(keep_);
+    k->completed();
+  }
   std::unique_ptr<detail::keep_alive> release_keep() noexcept { return std::move(keep_); }
 
 private:
@@ -296,19 +305,40 @@ std::vector<MPI_Request> handles_of(std::vector<R>& reqs) {
   return h;
 }
 
+// Completion hooks may throw (a nonblocking reduction rethrows what a user op threw): every
+// request MPI completed is brought up to date first, then the first such exception is rethrown.
+class completion_errors {
+public:
+  void run(request& r) noexcept {
+    try {
+      r.on_complete();
+    } catch (...) {
+      if (!first_) first_ = std::current_exception();
+    }
+  }
+  void rethrow() {
+    if (first_) std::rethrow_exception(std::exchange(first_, nullptr));
+  }
+
+private:
+  std::exception_ptr first_;
+};
+
 // MPI completed request i (it set the handle to MPI_REQUEST_NULL, or left a persistent one
 // inactive): bring the C++ object up to date.
-inline void mark_complete(request& r, MPI_Request& h, int err) noexcept {
+inline void mark_complete(request& r, MPI_Request& h, int err, completion_errors& errors) noexcept {
   if (err != MPI_SUCCESS && err != MPI_ERR_PENDING) free_failed(h);
   r.native_handle() = h;
-  if (h == MPI_REQUEST_NULL) r.on_complete();
+  if (h == MPI_REQUEST_NULL) errors.run(r);
 }
-inline void mark_complete(prequest& r, MPI_Request&, int) noexcept { r.set_active(false); }
+inline void mark_complete(prequest& r, MPI_Request&, int, completion_errors&) noexcept {
+  r.set_active(false);
+}
 
 // After Waitall/Testall: every request whose handle changed, or that failed, is complete.
 template <class R>
 void sync_all(std::vector<R>& reqs, std::vector<MPI_Request>& h, const std::vector<MPI_Status>& st,
-              int rc) {
+              int rc, completion_errors& errors) {
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     const int err = rc == MPI_ERR_IN_STATUS ? st[i].MPI_ERROR : MPI_SUCCESS;
     if (err == MPI_ERR_PENDING) continue;
@@ -317,7 +347,7 @@ void sync_all(std::vector<R>& reqs, std::vector<MPI_Request>& h, const std::vect
     } else {
       if (!reqs[i].active()) continue;
     }
-    mark_complete(reqs[i], h[i], err);
+    mark_complete(reqs[i], h[i], err, errors);
   }
 }
 
@@ -347,6 +377,7 @@ std::vector<status> wait_all(std::vector<R>& reqs) {
   std::vector<int> idx(h.size());
   std::vector<MPI_Status> st(h.size());
   int first_error = MPI_SUCCESS;
+  detail::completion_errors errors;
   for (;;) {
     int done = 0;
     const int rc = MPI_Waitsome(n, h.data(), &done, idx.data(), st.data());
@@ -356,11 +387,12 @@ std::vector<status> wait_all(std::vector<R>& reqs) {
       const int err = rc == MPI_ERR_IN_STATUS ? st[i].MPI_ERROR : MPI_SUCCESS;
       st[i].MPI_ERROR = err;
       out[idx[i]] = status(st[i]);
-      detail::mark_complete(reqs[idx[i]], h[idx[i]], err);
+      detail::mark_complete(reqs[idx[i]], h[idx[i]], err, errors);
       if (err != MPI_SUCCESS && first_error == MPI_SUCCESS) first_error = err;
     }
   }
   if (first_error != MPI_SUCCESS) detail::throw_mpi_error("MPI_Waitsome", first_error);
+  errors.rethrow();
   return out;
 }
 
@@ -381,8 +413,10 @@ std::optional<completed> wait_any(std::vector<R>& reqs) {
   const int rc =
       MPI_Waitany(detail::count_of(h.size(), "MPI_Waitany"), h.data(), &index, &st);
   st.MPI_ERROR = rc;
-  if (index != MPI_UNDEFINED) detail::mark_complete(reqs[index], h[index], rc);
+  detail::completion_errors errors;
+  if (index != MPI_UNDEFINED) detail::mark_complete(reqs[index], h[index], rc, errors);
   if (rc != MPI_SUCCESS) detail::throw_mpi_error("MPI_Waitany", rc);
+  errors.rethrow();
   if (index == MPI_UNDEFINED) return std::nullopt;
   return completed{static_cast<std::size_t>(index), status(st)};
 }
@@ -402,13 +436,15 @@ std::vector<completed> wait_some(std::vector<R>& reqs) {
   if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) detail::throw_mpi_error("MPI_Waitsome", rc);
   std::vector<completed> out;
   if (n == MPI_UNDEFINED) return out;
+  detail::completion_errors errors;
   for (int i = 0; i < n; ++i) {
     const int err = rc == MPI_ERR_IN_STATUS ? st[i].MPI_ERROR : MPI_SUCCESS;
     st[i].MPI_ERROR = err;
-    detail::mark_complete(reqs[idx[i]], h[idx[i]], err);
+    detail::mark_complete(reqs[idx[i]], h[idx[i]], err, errors);
     out.push_back({static_cast<std::size_t>(idx[i]), status(st[i])});
   }
   if (rc != MPI_SUCCESS) detail::throw_in_status("MPI_Waitsome", rc, st, static_cast<std::size_t>(n));
+  errors.rethrow();
   return out;
 }
 
@@ -423,8 +459,10 @@ bool test_all(std::vector<R>& reqs) {
   const int rc =
       MPI_Testall(detail::count_of(h.size(), "MPI_Testall"), h.data(), &flag, st.data());
   if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) detail::throw_mpi_error("MPI_Testall", rc);
-  if (flag || rc == MPI_ERR_IN_STATUS) detail::sync_all(reqs, h, st, rc);
+  detail::completion_errors errors;
+  if (flag || rc == MPI_ERR_IN_STATUS) detail::sync_all(reqs, h, st, rc, errors);
   if (rc != MPI_SUCCESS) detail::throw_in_status("MPI_Testall", rc, st, st.size());
+  errors.rethrow();
   return flag != 0;
 }
 
@@ -439,8 +477,10 @@ std::optional<completed> test_any(std::vector<R>& reqs) {
   const int rc =
       MPI_Testany(detail::count_of(h.size(), "MPI_Testany"), h.data(), &index, &flag, &st);
   st.MPI_ERROR = rc;
-  if (index != MPI_UNDEFINED) detail::mark_complete(reqs[index], h[index], rc);
+  detail::completion_errors errors;
+  if (index != MPI_UNDEFINED) detail::mark_complete(reqs[index], h[index], rc, errors);
   if (rc != MPI_SUCCESS) detail::throw_mpi_error("MPI_Testany", rc);
+  errors.rethrow();
   if (!flag || index == MPI_UNDEFINED) return std::nullopt;
   return completed{static_cast<std::size_t>(index), status(st)};
 }
@@ -459,13 +499,15 @@ std::vector<completed> test_some(std::vector<R>& reqs) {
   if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) detail::throw_mpi_error("MPI_Testsome", rc);
   std::vector<completed> out;
   if (n == MPI_UNDEFINED) return out;
+  detail::completion_errors errors;
   for (int i = 0; i < n; ++i) {
     const int err = rc == MPI_ERR_IN_STATUS ? st[i].MPI_ERROR : MPI_SUCCESS;
     st[i].MPI_ERROR = err;
-    detail::mark_complete(reqs[idx[i]], h[idx[i]], err);
+    detail::mark_complete(reqs[idx[i]], h[idx[i]], err, errors);
     out.push_back({static_cast<std::size_t>(idx[i]), status(st[i])});
   }
   if (rc != MPI_SUCCESS) detail::throw_in_status("MPI_Testsome", rc, st, static_cast<std::size_t>(n));
+  errors.rethrow();
   return out;
 }
 

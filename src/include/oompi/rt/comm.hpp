@@ -59,10 +59,12 @@ public:
   /// The status of a matching message if one is there; nullptr otherwise.
   status* iprobe(int source = MPI_ANY_SOURCE, int tag = MPI_ANY_TAG) const;
 
+  // No default arguments here: Java's recv(buf, offset, count) would clash with
+  // recv(buf, source, tag).
   void send_part(const buffer& buf, std::int64_t offset, std::int64_t count, int dest,
-                 int tag = 0) const;
-  status recv_part(buffer& buf, std::int64_t offset, std::int64_t count,
-                   int source = MPI_ANY_SOURCE, int tag = MPI_ANY_TAG) const;
+                 int tag) const;
+  status recv_part(buffer& buf, std::int64_t offset, std::int64_t count, int source,
+                   int tag) const;
 
   // --- collectives ---------------------------------------------------------------------
   void barrier() const;

@@ -18,6 +18,7 @@
 
 namespace oompi::rt {
 
+#ifndef SWIG
 /// A handle was used after close() (Java IllegalStateException, C# ObjectDisposedException,
 /// Python oompi.ClosedError).
 class closed_error : public std::logic_error {
@@ -28,6 +29,7 @@ public:
 /// Whatever a pending nonblocking operation needs kept alive: a JNI global reference to a
 /// direct buffer, a pinned GCHandle, a held Py_buffer. Destroyed when the operation completes.
 using keep_alive = oompi::detail::keep_alive;
+#endif
 
 /// Thread support levels (MPI_THREAD_*).
 enum class thread_level : int { single = 0, funneled = 1, serialized = 2, multiple = 3 };

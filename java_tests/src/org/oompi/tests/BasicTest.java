@@ -256,13 +256,14 @@ class BasicTest {
       while (!stop.get()) {
         byte[] b = new byte[1 << 16];
         sink += b.length;
-        if ((sink & ((1 << 24) - 1)) == 0) System.gc();
+        if ((sink & ((1 << 22) - 1)) == 0) System.gc();
+        Thread.yield();
       }
     });
     garbage.setDaemon(true);
     garbage.start();
     try {
-      for (int i = 0; i < 300; i++) {
+      for (int i = 0; i < 60; i++) {
         double[] out = new double[64];
         double[] in = new double[64];
         for (int k = 0; k < 64; k++) out[k] = rank * 1000 + i + k;

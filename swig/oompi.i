@@ -58,21 +58,18 @@
 
 // --- the facade ----------------------------------------------------------------------------
 // Buffers never become proxy classes: each language's typemaps build them.
-namespace oompi { namespace rt { struct buffer; struct async_buffer; } }
+namespace oompi { namespace rt { struct buffer; struct async_buffer; class status; } }
 %ignore oompi::rt::type_kind_count;
 %ignore oompi::rt::environment::environment(const environment&);
 
-// Returned pointers are new objects the proxy owns (nullptr -> null / None).
-%newobject oompi::rt::request::test;
-%newobject oompi::rt::comm::iprobe;
+// A status is a value: each language maps it (and status*, nullptr meaning "none yet") to a
+// value type of its own with typemaps, never to a proxy object with a finalizer.
+%ignore oompi::rt::status;
 
 // Getters become properties (C#, Python) or getX() methods (Java).
 %include <attribute.i>
 %attribute(oompi::rt::comm, int, rank, rank);
 %attribute(oompi::rt::comm, int, size, size);
-%attribute(oompi::rt::status, int, source, source);
-%attribute(oompi::rt::status, int, tag, tag);
-%attribute(oompi::rt::status, int, error, error);
 %attribute(oompi::rt::environment, oompi::rt::thread_level, provided, provided);
 %attribute(oompi::rt::environment, bool, owns_mpi, owns_mpi);
 %attribute(oompi::rt::datatype, int64_t, size, size);

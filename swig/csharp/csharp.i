@@ -57,6 +57,24 @@
   $1 = &tmp;
 %}
 
+// --- statuses: plain C# objects (src/Status.cs), returned by value from the native call ------
+%typemap(ctype) oompi::rt::status, oompi::rt::status* "oompi_cs_status"
+%typemap(imtype) oompi::rt::status, oompi::rt::status* "StatusData"
+%typemap(cstype) oompi::rt::status, oompi::rt::status* "Status"
+%typemap(out, null="oompi_cs_status()") oompi::rt::status %{ $result = oompi::csharp::to_cs(&$1); %}
+%typemap(out, null="oompi_cs_status()") oompi::rt::status* %{
+  $result = oompi::csharp::to_cs($1);
+  delete $1;
+%}
+%typemap(csout, excode=SWIGEXCODE) oompi::rt::status {
+    StatusData data = $imcall;$excode
+    return new Status(data);
+  }
+%typemap(csout, excode=SWIGEXCODE) oompi::rt::status* {
+    StatusData data = $imcall;$excode
+    return data.Valid != 0 ? new Status(data) : null;
+  }
+
 // --- handles are IDisposable ---------------------------------------------------------------
 // Dispose() frees the MPI handle (facade close, on the calling thread) and the native object;
 // the finalizer only frees the native object (no MPI call on the finalizer thread). A later

@@ -24,6 +24,12 @@ struct oompi_cs_buffer {
   void* type;            // reserved: a derived oompi::rt::datatype* (null: use kind)
   std::intptr_t handle;  // GCHandle of a pinned array (nonblocking calls), or 0
 };
+/// What C# gets for a status (Oompi.StatusData); valid == 0 stands for "no status" (null).
+struct oompi_cs_status {
+  std::int32_t source, tag, error, cancelled;
+  std::int64_t count_bytes;
+  std::int32_t valid;
+};
 }
 
 namespace oompi::csharp {
@@ -83,6 +89,19 @@ inline void describe_async(const oompi_cs_buffer& d, rt::async_buffer& b) noexce
       if (g_free_handle) g_free_handle(d.handle);
     }
   }
+}
+
+inline oompi_cs_status to_cs(const rt::status* s) noexcept {
+  oompi_cs_status r{};
+  if (s) {
+    r.source = s->source();
+    r.tag = s->tag();
+    r.error = s->error();
+    r.cancelled = s->cancelled() ? 1 : 0;
+    r.count_bytes = s->count_bytes();
+    r.valid = 1;
+  }
+  return r;
 }
 
 /// Turns the C++ exception in flight into a pending C# exception.

@@ -60,6 +60,23 @@
   $1 = &tmp;
 %}
 
+// --- statuses: plain Java objects (Status.java), no native memory, no finalizer ------------
+%typemap(jni) oompi::rt::status, oompi::rt::status* "jlongArray"
+%typemap(jtype) oompi::rt::status, oompi::rt::status* "long[]"
+%typemap(jstype) oompi::rt::status, oompi::rt::status* "Status"
+%typemap(javaout) oompi::rt::status {
+    return new Status($jnicall);
+  }
+%typemap(javaout) oompi::rt::status* {
+    long[] raw = $jnicall;
+    return raw == null ? null : new Status(raw);
+  }
+%typemap(out) oompi::rt::status %{ $result = oompi::java::status_array(jenv, $1); %}
+%typemap(out) oompi::rt::status* %{
+  $result = $1 ? oompi::java::status_array(jenv, *$1) : nullptr;
+  delete $1;
+%}
+
 // --- handles are AutoCloseable -------------------------------------------------------------
 // close() frees the MPI handle (facade close) and the native object; a later call on this
 // proxy throws IllegalStateException (the self check below), on other copies of the same

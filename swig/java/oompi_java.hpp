@@ -54,7 +54,8 @@ inline void throw_mpi(JNIEnv* env, const oompi::error& e) noexcept {
 inline std::atomic<bool> g_copy_arrays{false};
 
 struct pin;
-inline thread_local pin* t_pins = nullptr;
+// initial-exec: no __tls_get_addr call on every access (the library is loaded once).
+inline thread_local pin* t_pins __attribute__((tls_model("initial-exec"))) = nullptr;
 
 struct pin {
   JNIEnv* env = nullptr;
@@ -193,8 +194,25 @@ public:
     env->DeleteLocalRef(buf);
   }
 
-  /// The info of obj's class, or nullptr with a Java exception pending.
+  /// The info of obj's class, or nullptr with a Java exception pending. A buffer argument is
+  /// usually of the same class as the previous one on this thread: try that first, with one
+  /// JNI call for arrays (primitive array classes have no subclasses) and two for buffers.
   const class_info* lookup(JNIEnv* env, jobject obj) {
+    static thread_local const class_info* last_array __attribute__((tls_model("initial-exec"))) = nullptr;
+    static thread_local const class_info* last_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
+    if (last_array && env->IsInstanceOf(obj, last_array->cls)) return last_array;
+    if (last_buffer) {
+      // Local reference freed when the native method returns.
+      jclass c = env->GetObjectClass(obj);
+      if (env->IsSameObject(c, last_buffer->cls)) return last_buffer;
+      env->DeleteLocalRef(c);
+    }
+    const class_info* ci = lookup_exact(env, obj);
+    if (ci) (ci->is_array ? last_array : last_buffer) = ci;
+    return ci;
+  }
+
+  const class_info* lookup_exact(JNIEnv* env, jobject obj) {
     jclass c = env->GetObjectClass(obj);
     const int n = count_.load(std::memory_order_acquire);
     for (int i = 0; i < n; ++i)
@@ -372,6 +390,16 @@ struct global_ref_keep final : rt::keep_alive {
     env->DeleteGlobalRef(ref);
   }
 };
+
+/// A status as the long[] that org.oompi.Status is made from: {source, tag, error, cancelled,
+/// count in bytes}.
+inline jlongArray status_array(JNIEnv* env, const rt::status& s) noexcept {
+  jlongArray a = env->NewLongArray(5);
+  if (!a) return nullptr;  // OutOfMemoryError pending
+  const jlong v[5] = {s.source(), s.tag(), s.error(), s.cancelled() ? 1 : 0, s.count_bytes()};
+  env->SetLongArrayRegion(a, 0, 5, v);
+  return a;
+}
 
 /// Turns the C++ exception in flight into a pending Java exception (pins released first).
 inline void translate(JNIEnv* env) noexcept {

@@ -63,6 +63,21 @@
   $1 = &tmp;
 %}
 
+// --- statuses: a struct sequence (oompi.Status), no SWIG proxy --------------------------------
+%typemap(out) oompi::rt::status %{
+  $result = oompi::python::make_status($1);
+  if (!$result) SWIG_fail;
+%}
+%typemap(out) oompi::rt::status* %{
+  if ($1) {
+    $result = oompi::python::make_status(*$1);
+    delete $1;
+    if (!$result) SWIG_fail;
+  } else {
+    $result = SWIG_Py_Void();
+  }
+%}
+
 // --- exceptions ----------------------------------------------------------------------------
 %init %{
   oompi::python::g_mpi_error = PyErr_NewExceptionWithDoc(
@@ -71,6 +86,11 @@
       PyExc_RuntimeError, NULL);
   oompi::python::g_closed_error = PyErr_NewExceptionWithDoc(
       "oompi.ClosedError", "A handle was used after close().", PyExc_RuntimeError, NULL);
+  oompi::python::g_status_type = oompi::python::make_status_type();
+  if (oompi::python::g_status_type) {
+    Py_INCREF(oompi::python::g_status_type);
+    PyModule_AddObject(m, "Status", (PyObject*)oompi::python::g_status_type);
+  }
   if (oompi::python::g_mpi_error) {
     Py_INCREF(oompi::python::g_mpi_error);
     PyModule_AddObject(m, "MPIError", oompi::python::g_mpi_error);
@@ -123,6 +143,22 @@ OOMPI_PY_CLOSEABLE(oompi::rt::request)
 %pythoncode %{
 MPIError = _core.MPIError
 ClosedError = _core.ClosedError
+Status = _core.Status
+
+
+def _status_get_count(self, datatype):
+    """Whole elements of `datatype` in the message (count_bytes / datatype.size)."""
+    size = datatype.size
+    if size == 0:
+        return 0
+    if self.count_bytes % size:
+        raise ArithmeticError(
+            f"Status.get_count: the message ({self.count_bytes} bytes) is not a whole number "
+            f"of elements of {size} bytes")
+    return self.count_bytes // size
+
+
+Status.get_count = _status_get_count
 
 import atexit as _atexit
 

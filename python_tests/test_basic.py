@@ -196,3 +196,28 @@ def test_gil_released_in_blocking_calls(world):
     world.recv(got, world.rank, 51)
     t.join()
     assert got[0] == 7.0
+
+
+def test_dropped_request_keeps_its_buffer_until_completion(world):
+    # A pending receive whose request is dropped: the buffer stays exported (so it cannot be
+    # freed or resized) until MPI completes the operation; then it is released.
+    b = bytearray(8)
+    r = world.irecv(b, world.rank, 77)
+    del r
+    gc.collect()
+    with pytest.raises(BufferError):
+        b.extend(b"x")  # still held by the orphaned request
+    world.send(bytes(range(8)), world.rank, 77)
+    # The MPI thread completes orphans at its next call that starts an operation.
+    s = world.isend(np.zeros(1), world.rank, 78)
+    world.recv(np.zeros(1), world.rank, 78)
+    s.wait()
+    for _ in range(100):  # the orphan may need a few polls to complete
+        try:
+            b.extend(b"x")
+            break
+        except BufferError:
+            world.isend(np.zeros(1), world.rank, 79).wait()
+            world.recv(np.zeros(1), world.rank, 79)
+    assert bytes(b[:8]) == bytes(range(8))
+    assert len(b) == 9

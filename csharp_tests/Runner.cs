@@ -30,9 +30,11 @@ namespace Oompi.Tests
                 .OrderBy(x => x.name, StringComparer.Ordinal)
                 .ToList();
 
+            bool verbose = Environment.GetEnvironmentVariable("OOMPI_TEST_VERBOSE") == "1";
             int passed = 0, failed = 0;
             foreach (var (type, method, name) in tests)
             {
+                if (verbose) Console.Error.WriteLine($"rank {rank}: {name}");
                 Exception error = Run(type, method);
                 bool failedAnywhere = TestSupport.Agree(error != null, grace, name);
                 if (error != null)

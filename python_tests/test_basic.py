@@ -221,3 +221,19 @@ def test_dropped_request_keeps_its_buffer_until_completion(world):
             world.recv(np.zeros(1), world.rank, 79)
     assert bytes(b[:8]) == bytes(range(8))
     assert len(b) == 9
+
+
+def test_dropped_datatypes_are_freed_later(world):
+    # Derived types dropped without close() are freed on the MPI thread at the next call that
+    # creates a handle, exactly once (never a builtin, never twice).
+    for _ in range(50):
+        t = oompi.Datatype.contiguous(2, oompi.INT32)
+        assert t.size == 8
+        del t
+    gc.collect()
+    kept = oompi.Datatype.vector(2, 1, 2, oompi.DOUBLE)  # drains the deferred frees
+    assert kept.size == 16 and kept.extent == 24
+    got = np.zeros(2, dtype=np.int32)
+    world.sendrecv(np.array([1, 2], dtype=np.int32), world.rank, 5, got, world.rank, 5)
+    assert list(got) == [1, 2]
+    kept.close()

@@ -8,6 +8,9 @@ struct datatype::state {
   MPI_Datatype handle = MPI_DATATYPE_NULL;
   bool owned = false;
   bool closed = false;
+  state() = default;
+  state(const state&) = delete;  // one state per handle: its destructor may free the handle
+  state& operator=(const state&) = delete;
   ~state() {
     // Possibly a finalizer thread: no MPI call here, free it on the MPI thread later.
     if (owned && !closed) detail::defer_type_free(handle);
@@ -31,8 +34,10 @@ datatype datatype::of(type_kind kind) {
 MPI_Datatype datatype::native(const char* what) const { return checked(st_, what)->handle; }
 
 namespace {
+// Builds and commits a derived type; the caller wraps the handle in a state (no temporary
+// state may exist: its destructor would schedule the handle to be freed).
 template <class F>
-datatype::state make_derived(const char* routine, F&& make) {
+std::shared_ptr<datatype::state> make_derived(const char* routine, F&& make) {
   oompi::detail::require_running(routine);
   detail::drain();
   MPI_Datatype t = MPI_DATATYPE_NULL;
@@ -41,9 +46,9 @@ datatype::state make_derived(const char* routine, F&& make) {
     MPI_Type_free(&t);
     oompi::detail::throw_mpi_error("MPI_Type_commit", rc);
   }
-  datatype::state s;
-  s.handle = t;
-  s.owned = true;
+  auto s = std::make_shared<datatype::state>();
+  s->handle = t;
+  s->owned = true;
   return s;
 }
 }  // namespace
@@ -51,20 +56,18 @@ datatype::state make_derived(const char* routine, F&& make) {
 datatype datatype::contiguous(int count, const datatype& base) {
   const MPI_Datatype b = base.native("datatype.contiguous");
   if (count < 0) throw std::invalid_argument("datatype.contiguous: negative count");
-  auto s = std::make_shared<state>(make_derived("MPI_Type_contiguous", [&](MPI_Datatype* t) {
+  return datatype(make_derived("MPI_Type_contiguous", [&](MPI_Datatype* t) {
     return MPI_Type_contiguous(count, b, t);
   }));
-  return datatype(std::move(s));
 }
 
 datatype datatype::vector(int count, int blocklength, int stride, const datatype& base) {
   const MPI_Datatype b = base.native("datatype.vector");
   if (count < 0 || blocklength < 0)
     throw std::invalid_argument("datatype.vector: negative count or block length");
-  auto s = std::make_shared<state>(make_derived("MPI_Type_vector", [&](MPI_Datatype* t) {
+  return datatype(make_derived("MPI_Type_vector", [&](MPI_Datatype* t) {
     return MPI_Type_vector(count, blocklength, stride, b, t);
   }));
-  return datatype(std::move(s));
 }
 
 std::int64_t datatype::size() const {

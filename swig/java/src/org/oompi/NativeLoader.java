@@ -51,10 +51,10 @@ final class NativeLoader {
     try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
       if (in == null) return false;
       Path dir = Files.createTempDirectory("oompi");
+      dir.toFile().deleteOnExit();  // registered first: deleted last, once it is empty
       Path lib = dir.resolve(name);
       Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
       lib.toFile().deleteOnExit();
-      dir.toFile().deleteOnExit();
       System.load(lib.toAbsolutePath().toString());
       return true;
     } catch (java.io.IOException e) {

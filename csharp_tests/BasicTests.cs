@@ -181,6 +181,9 @@ namespace Oompi.Tests
             }
             var e2 = Assert.Throws<MpiException>(() => world.Send(new int[1], Size, 0));
             Assert.Equal(Mpi.ErrRank, e2.ErrorClass);
+            // A nonblocking call that fails at once frees its pin (the GCHandle) again.
+            var e3 = Assert.Throws<MpiException>(() => world.Isend(new int[1], Size, 0));
+            Assert.Equal(Mpi.ErrRank, e3.ErrorClass);
         }
 
         [Fact]

@@ -158,6 +158,11 @@ def test_mpi_errors(world):
         world.send(np.zeros(1), world.size, 0)
     assert info.value.error_class == oompi.ERR_RANK
     assert isinstance(info.value, RuntimeError)
+    # A nonblocking call that fails at once releases its buffer.
+    b = bytearray(4)
+    with pytest.raises(oompi.MPIError):
+        world.isend(b, world.size, 0)
+    b.extend(b"x")  # not exported any more
 
 
 def test_closed_handles(world):

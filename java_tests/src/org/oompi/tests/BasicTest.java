@@ -218,6 +218,10 @@ class BasicTest {
     // A rank that does not exist.
     MPIException e2 = assertThrows(MPIException.class, () -> world.send(new int[1], size, 0));
     assertEquals(MPI.ERR_RANK, e2.getErrorClass());
+    // A nonblocking call that fails at once drops its global reference again.
+    MPIException e3 =
+        assertThrows(MPIException.class, () -> world.isend(Buffers.newIntBuffer(1), size, 0));
+    assertEquals(MPI.ERR_RANK, e3.getErrorClass());
   }
 
   @Test

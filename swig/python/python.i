@@ -13,8 +13,10 @@
 %define OOMPI_AFTER_ACTION %enddef
 
 // One wrapper per function with optional arguments (no overload dispatch on the hot path).
+// Positional arguments only: SWIG's keyword parsing (PyArg_ParseTupleAndKeywords) cost ~20% of
+// an 8-byte sendrecv here. A faster calling convention (-builtin / vectorcall) can bring
+// keywords back.
 %feature("compactdefaultargs");
-%feature("kwargs");
 
 // --- naming ------------------------------------------------------------------------------
 %rename("%(camelcase)s", %$isclass) "";

@@ -4,7 +4,7 @@
     with oompi.Environment():
         world = oompi.Comm.world()
         data = np.arange(4.0)
-        world.send(data, dest=(world.rank + 1) % world.size)
+        world.send(data, (world.rank + 1) % world.size)  # buffer, dest[, tag]
 
 Run with ``mpirun -np 4 python3 app.py``. Buffers are anything with the buffer protocol (NumPy
 arrays and their contiguous slices, bytearray, memoryview), used in place; the MPI datatype

@@ -208,6 +208,8 @@ namespace Oompi.Tests
             Assert.Equal(12, t.Size);
             t.Dispose();
             Assert.Throws<ObjectDisposedException>(() => t.Size);
+            Datatype.Int.Dispose(); // builtins are shared constants: disposing one does nothing
+            Assert.Equal(4, Datatype.Int.Size);
         }
     }
 }

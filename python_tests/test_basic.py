@@ -187,6 +187,8 @@ def test_closed_handles(world):
     t.close()
     with pytest.raises(oompi.ClosedError):
         t.size
+    oompi.INT32.close()  # builtins are shared constants: closing one does nothing
+    assert oompi.INT32.size == 4
 
 
 def test_gil_released_in_blocking_calls(world):

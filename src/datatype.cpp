@@ -98,8 +98,8 @@ bool datatype::is_builtin() const { return !checked(st_, "datatype.is_builtin")-
 bool datatype::is_null() const noexcept { return !st_ || st_->closed; }
 
 void datatype::close() {
-  if (!st_ || st_->closed) return;
-  if (st_->owned && oompi::detail::mpi_usable()) MPI_Type_free(&st_->handle);
+  if (!st_ || st_->closed || !st_->owned) return;  // builtins are never closed
+  if (oompi::detail::mpi_usable()) MPI_Type_free(&st_->handle);
   st_->closed = true;
   st_->handle = MPI_DATATYPE_NULL;
 }

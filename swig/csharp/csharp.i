@@ -79,12 +79,12 @@
 // Dispose() frees the MPI handle (facade close, on the calling thread) and the native object;
 // the finalizer only frees the native object (no MPI call on the finalizer thread). A later
 // call on a disposed proxy throws ObjectDisposedException (the self check below).
-%define OOMPI_CS_DISPOSABLE(CLASS)
+%define OOMPI_CS_DISPOSABLE(CLASS, CONDITION)
 %rename(CloseHandle) CLASS::close;
 %csmethodmodifiers CLASS::close "private";
 %typemap(csdisposing, methodname="Dispose", methodmodifiers="protected virtual", parameters="bool disposing") CLASS {
     lock(this) {
-      if (swigCPtr.Handle != global::System.IntPtr.Zero) {
+      if (swigCPtr.Handle != global::System.IntPtr.Zero && (!disposing || CONDITION)) {
         if (disposing) {
           CloseHandle();
         }
@@ -97,10 +97,11 @@
     }
   }
 %enddef
-OOMPI_CS_DISPOSABLE(oompi::rt::environment)
-OOMPI_CS_DISPOSABLE(oompi::rt::comm)
-OOMPI_CS_DISPOSABLE(oompi::rt::datatype)
-OOMPI_CS_DISPOSABLE(oompi::rt::request)
+OOMPI_CS_DISPOSABLE(oompi::rt::environment, true)
+OOMPI_CS_DISPOSABLE(oompi::rt::comm, true)
+OOMPI_CS_DISPOSABLE(oompi::rt::request, true)
+// Builtin datatypes are shared constants (Datatype.Double): disposing one does nothing.
+OOMPI_CS_DISPOSABLE(oompi::rt::datatype, (IsNull() || !IsBuiltin()))
 
 %typemap(check) SWIGTYPE *self %{
   if (!$1) {

@@ -81,7 +81,7 @@
 // close() frees the MPI handle (facade close) and the native object; a later call on this
 // proxy throws IllegalStateException (the self check below), on other copies of the same
 // handle the facade's closed_error does.
-%define OOMPI_JAVA_CLOSEABLE(CLASS, EXTRA...)
+%define OOMPI_JAVA_CLOSEABLE(CLASS, CONDITION, EXTRA...)
 %typemap(javainterfaces) CLASS "AutoCloseable"
 %rename(closeHandle) CLASS::close;
 %javamethodmodifiers CLASS::close "private";
@@ -89,7 +89,7 @@
   /** Frees the MPI handle (if this library made it) and the native object. Idempotent. */
   @Override
   public synchronized void close() {
-    if (swigCPtr != 0) {
+    if (swigCPtr != 0 && CONDITION) {
       closeHandle();
       delete();
     }
@@ -97,10 +97,11 @@
 EXTRA
 %}
 %enddef
-OOMPI_JAVA_CLOSEABLE(oompi::rt::environment, )
-OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, )
-OOMPI_JAVA_CLOSEABLE(oompi::rt::request, )
-OOMPI_JAVA_CLOSEABLE(oompi::rt::datatype,
+OOMPI_JAVA_CLOSEABLE(oompi::rt::environment, true, )
+OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true, )
+OOMPI_JAVA_CLOSEABLE(oompi::rt::request, true, )
+// Builtin datatypes are shared constants (Datatype.DOUBLE): closing one does nothing.
+OOMPI_JAVA_CLOSEABLE(oompi::rt::datatype, (isNull() || !isBuiltin()),
   public static final Datatype BYTE = of(TypeKind.BYTE);
   public static final Datatype INT8 = of(TypeKind.INT8);
   public static final Datatype UINT8 = of(TypeKind.UINT8);

@@ -19,7 +19,8 @@ public:
   /// A null datatype.
   datatype() = default;
 
-  /// The predefined datatype of a kind (not owned: close() only detaches this handle).
+  /// The predefined datatype of a kind (never freed: close() does nothing to it, so shared
+  /// constants such as Java's Datatype.DOUBLE stay usable).
   static datatype of(type_kind kind);
   /// `count` consecutive elements of `base` (MPI_Type_contiguous), committed.
   static datatype contiguous(int count, const datatype& base);
@@ -36,7 +37,7 @@ public:
   bool is_builtin() const;
   /// True when this handle is null or closed.
   bool is_null() const noexcept;
-  /// Frees a derived type (all copies see it closed); detaches a builtin. Idempotent.
+  /// Frees a derived type (all copies see it closed); does nothing to a builtin. Idempotent.
   void close();
 
 #ifndef SWIG

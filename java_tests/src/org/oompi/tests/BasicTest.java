@@ -245,6 +245,8 @@ class BasicTest {
     assertEquals(12, t.getSize());
     t.close();
     assertThrows(IllegalStateException.class, t::getSize);
+    Datatype.INT.close(); // builtins are shared constants: closing one does nothing
+    assertEquals(4, Datatype.INT.getSize());
 
     Request r = world.isend(intBuffer(7), rank, 51);
     world.recv(new int[1], rank, 51);

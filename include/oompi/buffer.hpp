@@ -284,6 +284,20 @@ inline decltype(auto) with_int_count(const buffer_desc& b, F&& f) {
   return f(b.data, 1, big.type());
 }
 
+// Point-to-point calls of more than INT_MAX elements, out of line and cold so that the common
+// path of send/recv keeps no stack frame (the hot path branches here on the count).
+template <class Fn>
+OOMPI_DETAIL_COLD int call_large_send(Fn fn, void* data, std::size_t count, MPI_Datatype type,
+                                      int peer, int tag, MPI_Comm c) {
+  large_count_type big(count, type);
+  return fn(data, 1, big.type(), peer, tag, c);
+}
+OOMPI_DETAIL_COLD inline int call_large_recv(void* data, std::size_t count, MPI_Datatype type,
+                                             int source, int tag, MPI_Comm c, MPI_Status* st) {
+  large_count_type big(count, type);
+  return MPI_Recv(data, 1, big.type(), source, tag, c, st);
+}
+
 }  // namespace detail
 }  // namespace oompi
 

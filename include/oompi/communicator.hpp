@@ -113,13 +113,15 @@ public:
   /// Receives into `buf`. A message larger than `buf` fails with MPI_ERR_TRUNCATE.
   template <class B, class = detail::enable_if_receivable<B>>
   status recv(B&& buf, int source = any_source, int tag = any_tag) const {
-    require("MPI_Recv");
-    status s;
-    detail::with_int_count(detail::describe_out(buf), [&](void* p, int n, MPI_Datatype t) {
-      if (const int rc = MPI_Recv(p, n, t, source, tag, comm_, &s.native()); rc != MPI_SUCCESS)
-        detail::throw_mpi_error("MPI_Recv", rc);
-    });
+    status s{status::uninitialized_t{}};
+    recv_into(buf, source, tag, &s.native());
     return s;
+  }
+  /// Receives into `buf` without asking MPI for a status (MPI_STATUS_IGNORE): the cheapest
+  /// receive when source, tag and size are known.
+  template <class B, class = detail::enable_if_receivable<B>>
+  void recv_ignore_status(B&& buf, int source, int tag) const {
+    recv_into(buf, source, tag, MPI_STATUS_IGNORE);
   }
   /// Receives and returns a value. A resizable container (std::vector, std::string) is sized
   /// to the incoming message first (matched probe, so safe with threads).
@@ -343,13 +345,23 @@ protected:
   }
 
 private:
+  template <class B>
+  void recv_into(B& buf, int source, int tag, MPI_Status* st) const {
+    require("MPI_Recv");
+    const detail::buffer_desc d = detail::describe_out(buf);
+    const int rc = OOMPI_DETAIL_LIKELY(d.count <= static_cast<std::size_t>(INT_MAX))
+                       ? MPI_Recv(d.data, static_cast<int>(d.count), d.type, source, tag, comm_, st)
+                       : detail::call_large_recv(d.data, d.count, d.type, source, tag, comm_, st);
+    if (OOMPI_DETAIL_UNLIKELY(rc != MPI_SUCCESS)) detail::throw_mpi_error("MPI_Recv", rc);
+  }
   template <detail::send_fn Fn, class B>
   void send_mode(const char* routine, const B& buf, int dest, int tag) const {
     require(routine);
-    detail::with_int_count(detail::describe(buf), [&](void* p, int n, MPI_Datatype t) {
-      if (const int rc = Fn(p, n, t, dest, tag, comm_); rc != MPI_SUCCESS)
-        detail::throw_mpi_error(routine, rc);
-    });
+    const detail::buffer_desc d = detail::describe(buf);
+    const int rc = OOMPI_DETAIL_LIKELY(d.count <= static_cast<std::size_t>(INT_MAX))
+                       ? Fn(d.data, static_cast<int>(d.count), d.type, dest, tag, comm_)
+                       : detail::call_large_send(Fn, d.data, d.count, d.type, dest, tag, comm_);
+    if (OOMPI_DETAIL_UNLIKELY(rc != MPI_SUCCESS)) detail::throw_mpi_error(routine, rc);
   }
   template <detail::isend_fn Fn, class B>
   request isend_mode(const char* routine, B&& buf, int dest, int tag) const {

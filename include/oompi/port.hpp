@@ -59,7 +59,7 @@ public:
   /// Receives with tag 0 (into a named buffer or a view).
   template <class B, class = detail::enable_if_receivable<B>>
   const port& operator>>(B&& buf) const {
-    comm_->recv(std::forward<B>(buf), rank_, 0);
+    comm_->recv_ignore_status(std::forward<B>(buf), rank_, 0);
     return *this;
   }
 

@@ -28,6 +28,9 @@ public:
     s_.MPI_ERROR = MPI_SUCCESS;
   }
   explicit status(const MPI_Status& s) noexcept : s_(s) {}
+  /// For MPI to fill: no fields are written (a receive sets all of them).
+  struct uninitialized_t {};
+  explicit status(uninitialized_t) noexcept {}
 
   int source() const noexcept { return s_.MPI_SOURCE; }
   int tag() const noexcept { return s_.MPI_TAG; }

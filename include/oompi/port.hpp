@@ -34,6 +34,18 @@ public:
   template <class B>
   auto irecv(B&& buf, int tag = any_tag) const { return comm_->irecv(std::forward<B>(buf), rank_, tag); }
   status probe(int tag = any_tag) const { return comm_->probe(rank_, tag); }
+
+  // Object graphs (need #include <oompi/serialization.hpp>).
+  template <class T>
+  void osend(const T& obj, int tag = 0) const { comm_->osend(obj, rank_, tag); }
+  template <class T>
+  status orecv(T& obj, int tag = any_tag) const { return comm_->orecv(obj, rank_, tag); }
+  template <class T>
+  T orecv(int tag = any_tag) const { return comm_->template orecv<T>(rank_, tag); }
+  template <class T>
+  request iosend(const T& obj, int tag = 0) const { return comm_->iosend(obj, rank_, tag); }
+  template <class T>
+  object_future<T> iorecv(int tag = any_tag) const { return comm_->template iorecv<T>(rank_, tag); }
   std::optional<status> iprobe(int tag = any_tag) const { return comm_->iprobe(rank_, tag); }
 
   /// Sends with tag 0.

@@ -216,7 +216,10 @@ inline void raise_failures(const char* op, std::uint64_t code, const std::except
   if (code & (failure_argument | failure_serialize)) throw_remote_failure(op, code);
 }
 
-inline bool fits_int(std::size_t n) noexcept { return n <= static_cast<std::size_t>(INT_MAX); }
+// Above this many bytes the split collectives move slices point to point instead of through one
+// Scatterv/Gatherv/Alltoallv (whose counts and displacements are int). Lowered by the tests.
+inline std::size_t object_int_limit = static_cast<std::size_t>(INT_MAX);
+inline bool fits_int(std::size_t n) noexcept { return n <= object_int_limit; }
 
 template <class T>
 T deep_copy(const T& obj) {
@@ -665,9 +668,9 @@ public:
     if (red.local) std::rethrow_exception(red.local);
     if (meta[1] != failure_none)
       throw serialization_error("oompi::oallreduce: the reduction failed on another rank");
-    if (at_zero) return std::move(*red.value);
-    buf.resize(static_cast<std::size_t>(meta[0]));
+    if (!at_zero) buf.resize(static_cast<std::size_t>(meta[0]));
     bcast_bytes(buf.data(), buf.size(), 0, comm);
+    if (at_zero) return std::move(*red.value);
     T result{};
     object_codec<T>::load(buf.data(), buf.size(), result);
     return result;

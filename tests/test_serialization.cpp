@@ -573,6 +573,65 @@ TEST_CASE("every truncation of a valid stream is rejected") {
     CHECK_THROWS_AS(oompi::from_bytes<golden::shape>(s.data(), n), oompi::serialization_error);
 }
 
+namespace counted {
+struct cnode {
+  static inline int live = 0;
+  cnode() { ++live; }
+  cnode(const cnode&) = delete;
+  cnode& operator=(cnode&&) = default;
+  ~cnode() { --live; }
+  std::vector<std::int32_t> data;
+  std::shared_ptr<cnode> other;
+  std::unique_ptr<cnode> child;
+  std::shared_ptr<cnode> next;
+};
+OOMPI_TRANSPORTABLE(cnode, data, other, child, next);
+}  // namespace counted
+
+TEST_CASE("a failed read frees everything it built, cycles included") {
+  using counted::cnode;
+  bytes good;
+  {
+    // a -> b -> c -> a (cycle), a.other = c, b.child unique, a long tail after c
+    auto a = std::make_shared<cnode>(), b = std::make_shared<cnode>(), c = std::make_shared<cnode>();
+    a->data = {1};
+    a->next = b;
+    a->other = c;
+    b->next = c;
+    b->child = std::make_unique<cnode>();
+    b->child->child = std::make_unique<cnode>();
+    c->next = a;
+    good = oompi::to_bytes(a);
+    c->next.reset();
+  }
+  REQUIRE(cnode::live == 0);
+  int rejected = 0;
+  for (std::size_t n = 0; n < good.size(); ++n) {
+    try {
+      (void)oompi::from_bytes<std::shared_ptr<cnode>>(good.data(), n);
+    } catch (const oompi::serialization_error&) {
+      ++rejected;
+    }
+    if (cnode::live != 0) break;
+  }
+  CHECK(rejected == static_cast<int>(good.size()));
+  CHECK(cnode::live == 0);
+  // a long chain that fails at its end is freed without recursion
+  {
+    auto head = std::make_shared<cnode>();
+    auto* p = head.get();
+    for (int i = 0; i < 300000; ++i) {
+      p->next = std::make_shared<cnode>();
+      p = p->next.get();
+    }
+    good = oompi::to_bytes(head);
+    while (head) head = std::move(head->next);
+  }
+  CHECK_THROWS_AS(oompi::from_bytes<std::shared_ptr<cnode>>(good.data(), good.size() - 1),
+                  oompi::serialization_error);
+  CHECK(cnode::live == 0);
+}
+
 TEST_CASE("corrupt streams are rejected with serialization_error") {
   using golden::list_node;
   const bytes g = read_golden("shared_cyclic_list.bin");

@@ -325,7 +325,7 @@ public:
     }
     auto obj = make_object<T>();
     T* raw = obj.get();
-    objects_.push_back(entry{raw, obj, detail::key_of<T>()});
+    objects_.push_back(entry{raw, obj, detail::key_of<T>(), &reset_object<T>});
     p = std::move(obj);
     return raw;
   }
@@ -348,7 +348,7 @@ public:
                   "give the type a default constructor");
     U* raw = new U();
     p.reset(raw);
-    objects_.push_back(entry{raw, nullptr, detail::key_of<U>()});
+    objects_.push_back(entry{raw, nullptr, detail::key_of<U>(), &reset_object<U>});
     return raw;
   }
 
@@ -357,6 +357,13 @@ public:
     if (oompi::detail::stack_exhausted(limit_, depth_)) detail::too_deep();
   }
   void leave() noexcept { --depth_; }
+
+  /// After a failed read: empties every object made so far, newest first, so that a partial
+  /// graph with cycles is freed and a long chain is not destroyed recursively (children have
+  /// higher ids than their parents, so each is empty before its owner lets it go).
+  void abandon() noexcept {
+    for (auto it = objects_.rbegin(); it != objects_.rend(); ++it) it->reset(it->object);
+  }
 
   /// The whole message must have been read.
   void finish() const {
@@ -376,7 +383,17 @@ private:
     void* object;
     std::shared_ptr<void> owner;  // null when a std::unique_ptr owns the object
     const void* type;
+    void (*reset)(void*) noexcept;
   };
+  template <class T>
+  static void reset_object(void* p) noexcept {
+    if constexpr (std::is_move_assignable_v<T> && std::is_default_constructible_v<T>) {
+      try {
+        *static_cast<T*>(p) = T();
+      } catch (...) {
+      }
+    }
+  }
 
   [[noreturn]] void truncated(std::size_t need) const {
     throw serialization_error("truncated stream: " + std::to_string(need) + " bytes needed at byte " +
@@ -674,45 +691,25 @@ void save_fields(output_archive& ar, const T& first) {
   }
 }
 
-// After a failure in the middle of a long chain, unlink it front to back so that destroying it
-// does not recurse once per element.
-template <class T, class L>
-void unlink_chain(T& first) noexcept {
-  if constexpr (link_of<L>::kind != link_kind::weak) {
-    constexpr std::size_t last = oompi::detail::fields_of<T>::count - 1;
-    constexpr auto member = std::get<last>(oompi::detail::fields_of<T>::list).member;
-    L next = std::move(first.*member);
-    while (next) {
-      L after = std::move((*const_cast<T*>(&*next)).*member);
-      next = std::move(after);
-    }
-  }
-}
-
 template <class T>
 void load_fields(input_archive& ar, T& first) {
   using F = oompi::detail::fields_of<T>;
   constexpr std::size_t last = F::count - 1;
   using L = field_type_t<T, last>;
   T* obj = &first;
-  try {
-    for (;;) {
-      load_leading(ar, *obj, std::make_index_sequence<last>{});
-      L& link = obj->*(std::get<last>(F::list).member);
-      if constexpr (is_tail_link_v<L, T>) {
-        if constexpr (link_of<L>::kind == link_kind::unique)
-          obj = ar.read_unique(link);
-        else
-          obj = ar.read_shared(link);
-        if (obj == nullptr) return;
-      } else {
-        ar(link);
-        return;
-      }
+  for (;;) {
+    load_leading(ar, *obj, std::make_index_sequence<last>{});
+    L& link = obj->*(std::get<last>(F::list).member);
+    if constexpr (is_tail_link_v<L, T>) {
+      if constexpr (link_of<L>::kind == link_kind::unique)
+        obj = ar.read_unique(link);
+      else
+        obj = ar.read_shared(link);
+      if (obj == nullptr) return;
+    } else {
+      ar(link);
+      return;
     }
-  } catch (...) {
-    if constexpr (is_tail_link_v<L, T>) unlink_chain<T, L>(first);
-    throw;
   }
 }
 
@@ -751,8 +748,13 @@ void save(byte_buffer& out, const T& obj) {
 template <class T>
 void load(const void* data, std::size_t size, T& obj) {
   input_archive ar(data, size);
-  ar(obj);
-  ar.finish();
+  try {
+    ar(obj);
+    ar.finish();
+  } catch (...) {
+    ar.abandon();
+    throw;
+  }
 }
 /// A slice of an array of objects, encoded as a std::vector<T> of its elements (one graph).
 template <class T>
@@ -775,6 +777,7 @@ void load_sequence(const void* data, std::size_t size, std::vector<T>& out) {
     }
     ar.finish();
   } catch (...) {
+    ar.abandon();
     out.resize(base);
     throw;
   }

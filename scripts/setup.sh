@@ -12,7 +12,7 @@ packages=(
   swig                                             # bindings generator
   openjdk-17-jdk-headless junit5                   # Java binding and its tests
   python3-dev python3-numpy python3-pytest python3-mpi4py  # Python binding, tests, bench peer
-  valgrind                                         # callgrind instruction counts in bench/
+  valgrind python3-matplotlib                      # bench/: callgrind counts, plots
 )
 
 missing=()

@@ -1,0 +1,177 @@
+#ifndef OOMPI_BENCH_SUPPORT_BENCH_UTIL_HPP
+#define OOMPI_BENCH_SUPPORT_BENCH_UTIL_HPP
+
+// Support for C++ benchmark programs (see docs/bench.md for the conventions):
+//  - options as --key=value (plus the ones bench/run.sh passes: --quick, --rounds, --first-round);
+//  - result records as JSON lines on stdout, written by rank 0 after the measurements;
+//  - the interleaving order of the systems compared in one round.
+// Plain MPI and the standard library only, so that benches of any system can use it.
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace oompi_bench {
+
+/// Options given as --key=value or --flag (value "1").
+class options {
+public:
+  options(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+      std::string a = argv[i];
+      if (a.rfind("--", 0) != 0) continue;  // MPI launchers may leave other words
+      const auto eq = a.find('=');
+      if (eq == std::string::npos)
+        values_[a.substr(2)] = "1";
+      else
+        values_[a.substr(2, eq - 2)] = a.substr(eq + 1);
+    }
+  }
+  bool has(const std::string& key) const { return values_.count(key) != 0; }
+  std::string get(const std::string& key, const std::string& fallback) const {
+    const auto it = values_.find(key);
+    return it == values_.end() ? fallback : it->second;
+  }
+  long get_int(const std::string& key, long fallback) const {
+    const auto it = values_.find(key);
+    return it == values_.end() ? fallback : std::strtol(it->second.c_str(), nullptr, 10);
+  }
+  double get_double(const std::string& key, double fallback) const {
+    const auto it = values_.find(key);
+    return it == values_.end() ? fallback : std::strtod(it->second.c_str(), nullptr);
+  }
+  /// A comma-separated list ("a,b,c"); `fallback` when absent.
+  std::vector<std::string> get_list(const std::string& key,
+                                    const std::vector<std::string>& fallback) const {
+    const auto it = values_.find(key);
+    if (it == values_.end()) return fallback;
+    std::vector<std::string> out;
+    std::stringstream ss(it->second);
+    for (std::string item; std::getline(ss, item, ',');)
+      if (!item.empty()) out.push_back(item);
+    return out;
+  }
+
+private:
+  std::map<std::string, std::string> values_;
+};
+
+/// A JSON value written as-is: numbers, or quoted strings via json_string().
+inline std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char esc[8];
+          std::snprintf(esc, sizeof esc, "\\u%04x", c);
+          out += esc;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+inline std::string json_number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", v);
+  return text;
+}
+inline std::string json_list(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? "," : "") + json_string(items[i]);
+  return out + "]";
+}
+
+/// One JSON object built field by field: record().str("bench", "x").num("value", 1.5).
+class record {
+public:
+  record& str(const std::string& key, const std::string& value) {
+    return raw(key, json_string(value));
+  }
+  record& num(const std::string& key, double value) { return raw(key, json_number(value)); }
+  record& raw(const std::string& key, const std::string& json) {
+    text_ += (text_.empty() ? "{" : ",") + json_string(key) + ":" + json;
+    return *this;
+  }
+  std::string line() const { return text_.empty() ? "{}" : text_ + "}"; }
+
+private:
+  std::string text_;
+};
+
+/// Collects records during the run and prints them at the end (no I/O while measuring).
+class sink {
+public:
+  void add(const record& r) { lines_.push_back(r.line()); }
+
+  /// A measurement: one value of `metric` for `system` on `case_` in round `round`.
+  void sample(const std::string& bench, const std::string& case_, const std::string& system,
+              long round, const std::string& metric, double value) {
+    add(record()
+            .str("type", "sample")
+            .str("bench", bench)
+            .str("case", case_)
+            .str("system", system)
+            .num("round", static_cast<double>(round))
+            .str("metric", metric)
+            .num("value", value));
+  }
+  /// Prints everything collected (call on one rank only).
+  void flush(std::FILE* out = stdout) {
+    for (const auto& l : lines_) std::fprintf(out, "%s\n", l.c_str());
+    std::fflush(out);
+    lines_.clear();
+  }
+
+private:
+  std::vector<std::string> lines_;
+};
+
+/// The order of `n` systems in round `round`: a shuffle seeded by the round, the same on every
+/// rank. Shuffled rather than rotated, so that a periodic disturbance of the machine cannot
+/// lock onto one system's place in the round.
+inline std::vector<std::size_t> round_order(std::size_t n, long round) {
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  std::mt19937 gen(static_cast<std::mt19937::result_type>(round * 7919 + 17));
+  for (std::size_t i = n; i > 1; --i) {  // Fisher-Yates; std::shuffle is not portable
+    const std::size_t j = static_cast<std::size_t>(gen() % i);
+    std::swap(order[i - 1], order[j]);
+  }
+  return order;
+}
+
+/// The MPI library's version, first line.
+inline std::string mpi_library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(text, &len);
+  std::string v(text, static_cast<std::size_t>(len));
+  const auto nl = v.find_first_of(std::string("\r\n\0", 3));
+  return nl == std::string::npos ? v : v.substr(0, nl);
+}
+
+/// Keeps the compiler from optimising away a value.
+template <class T>
+inline void do_not_optimize(T const& value) {
+  asm volatile("" : : "r,m"(value) : "memory");
+}
+
+}  // namespace oompi_bench
+
+#endif  // OOMPI_BENCH_SUPPORT_BENCH_UTIL_HPP

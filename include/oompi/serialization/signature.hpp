@@ -388,4 +388,10 @@ void CEREAL_SAVE_FUNCTION_NAME(signature_archive& ar, const std::unique_ptr<E, D
 
 }  // namespace oompi::wire
 
+namespace cereal {
+template <class T>
+struct specialize<oompi::wire::signature_archive, T, specialization::non_member_load_save>
+    : oompi::wire::detail::field_list_specialization<T> {};
+}  // namespace cereal
+
 #endif  // OOMPI_SERIALIZATION_SIGNATURE_HPP

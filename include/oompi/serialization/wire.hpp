@@ -100,29 +100,47 @@ constexpr const void* key_of() noexcept {
   return &type_key<std::remove_cv_t<T>>::id;
 }
 
-/// address -> object id, open addressing with linear probing (no node allocations).
+/// address -> object id, open addressing with linear probing (no node allocations). Emptied in
+/// O(1) by a generation count, so one table per thread serves every message.
 class pointer_map {
 public:
   struct slot {
     const void* key;
     const void* type;
     std::uint32_t id;
+    std::uint32_t generation;  // the slot is in use when this is the table's generation
   };
+
+  /// Forgets every entry.
+  void clear() noexcept {
+    size_ = 0;
+    if (++generation_ == 0) {  // wrapped: really clear once every 2^32 uses
+      for (std::size_t i = 0; i < capacity_; ++i) slots_[i].generation = 0;
+      generation_ = 1;
+    }
+  }
+  /// Frees the table if it grew beyond `max_slots`.
+  void release_if_larger(std::size_t max_slots) noexcept {
+    if (capacity_ > max_slots) {
+      slots_.reset();
+      capacity_ = size_ = 0;
+    }
+  }
 
   /// The slot of `key`, inserting {key, type, id} if absent (`inserted` tells).
   slot* find_or_insert(const void* key, const void* type, std::uint32_t id, bool& inserted) {
-    if ((size_ + 1) * 2 > capacity_) rehash(capacity_ ? capacity_ * 2 : 64);
+    if ((size_ + 1) * 2 > capacity_) rehash(capacity_ ? capacity_ * 2 : 256);
     std::size_t i = index_of(key);
     for (;;) {
       slot& s = slots_[i];
-      if (s.key == key) {
-        inserted = false;
-        return &s;
-      }
-      if (s.key == nullptr) {
-        s = slot{key, type, id};
+      if (s.generation != generation_) {
+        s = slot{key, type, id, generation_};
         ++size_;
         inserted = true;
+        return &s;
+      }
+      if (s.key == key) {
+        inserted = false;
         return &s;
       }
       i = (i + 1) & (capacity_ - 1);
@@ -130,30 +148,96 @@ public:
   }
 
 private:
+  // Objects allocated one after another (a list's nodes) have nearby addresses: keep them in
+  // nearby slots (the table is walked in address order, not at random, which matters once it
+  // outgrows the caches), and fold the higher bits in so that distant regions spread out.
   std::size_t index_of(const void* key) const noexcept {
     const auto x = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(key));
-    return static_cast<std::size_t>((x * 0x9E3779B97F4A7C15ull) >> shift_);
+    return static_cast<std::size_t>(((x >> 4) ^ (x >> 20) ^ (x >> 36)) & (capacity_ - 1));
   }
   void rehash(std::size_t capacity) {
     std::unique_ptr<slot[]> old = std::move(slots_);
     const std::size_t old_capacity = capacity_;
+    const std::uint32_t old_generation = generation_;
     slots_.reset(new slot[capacity]());
     capacity_ = capacity;
-    shift_ = 64;
-    for (std::size_t c = capacity; c > 1; c >>= 1) --shift_;
+    generation_ = 1;
     for (std::size_t i = 0; i < old_capacity; ++i) {
-      if (old[i].key == nullptr) continue;
+      if (old[i].generation != old_generation) continue;
       std::size_t j = index_of(old[i].key);
-      while (slots_[j].key != nullptr) j = (j + 1) & (capacity_ - 1);
+      while (slots_[j].generation == generation_) j = (j + 1) & (capacity_ - 1);
       slots_[j] = old[i];
+      slots_[j].generation = generation_;
     }
   }
 
   std::unique_ptr<slot[]> slots_;
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;
-  unsigned shift_ = 64;
+  std::uint32_t generation_ = 1;
 };
+
+/// Tables the archives of one thread reuse from message to message (a nested archive on the same
+/// thread, say in a user's save function, gets its own).
+template <class Table>
+class table_lease {
+public:
+  table_lease() {
+    state& s = shared();
+    if (!s.busy) {
+      s.busy = true;
+      table_ = &s.table;
+    } else {
+      own_ = std::make_unique<Table>();
+      table_ = own_.get();
+    }
+  }
+  table_lease(const table_lease&) = delete;
+  table_lease& operator=(const table_lease&) = delete;
+  ~table_lease() {
+    if (!own_) {
+      finish(*table_);
+      shared().busy = false;
+    }
+  }
+  Table& operator*() const noexcept { return *table_; }
+  Table* operator->() const noexcept { return table_; }
+
+private:
+  struct state {
+    Table table;
+    bool busy = false;
+  };
+  static state& shared() {
+    thread_local state s;
+    return s;
+  }
+  static void finish(Table& t) noexcept;
+
+  Table* table_;
+  std::unique_ptr<Table> own_;
+};
+
+/// A received object, by id - 1.
+struct object_entry {
+  void* object;
+  std::shared_ptr<void> owner;  // null when a std::unique_ptr owns the object
+  const void* type;
+  void (*reset)(void*) noexcept;
+};
+using object_table = std::vector<object_entry>;
+
+template <>
+inline void table_lease<object_table>::finish(object_table& t) noexcept {
+  t.clear();  // releases the archive's references
+  if (t.capacity() > (std::size_t{1} << 20)) object_table().swap(t);
+}
+
+template <>
+inline void table_lease<pointer_map>::finish(pointer_map& t) noexcept {
+  t.clear();
+  t.release_if_larger(std::size_t{1} << 21);
+}
 
 template <class T>
 void check_reference_target() {
@@ -164,7 +248,7 @@ void check_reference_target() {
                                      "std::shared_ptr<T[]>) do not travel; use std::vector<T>");
 }
 
-[[noreturn]] inline void too_deep() {
+[[noreturn, gnu::cold, gnu::noinline]] inline void too_deep() {
   throw serialization_error(
       "the object graph nests too deeply for this thread's stack (references that are not the "
       "last field of an OOMPI_TRANSPORTABLE type, or nested containers, recurse); make the "
@@ -214,11 +298,9 @@ public:
     }
     bool inserted = false;
     const void* type = detail::key_of<T>();
-    auto* slot = ids_.find_or_insert(static_cast<const void*>(obj), type, next_id_, inserted);
+    auto* slot = ids_->find_or_insert(static_cast<const void*>(obj), type, next_id_, inserted);
     if (!inserted) {
-      if (slot->type != type)
-        throw serialization_error("two references of different types point to one address (an "
-                                  "aliasing shared_ptr); wire format v1 cannot express that");
+      if (slot->type != type) aliased();
       write_value<std::uint32_t>(slot->id);
       return nullptr;
     }
@@ -244,13 +326,19 @@ public:
 
 private:
   std::uint32_t take_id() {
-    if (next_id_ > max_object_id)
-      throw serialization_error("more than 2^31-1 objects in one message");
+    if (next_id_ > max_object_id) too_many_objects();
     return next_id_++;
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] static void aliased() {
+    throw serialization_error("two references of different types point to one address (an "
+                              "aliasing shared_ptr); wire format v1 cannot express that");
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] static void too_many_objects() {
+    throw serialization_error("more than 2^31-1 objects in one message");
   }
 
   byte_buffer& out_;
-  detail::pointer_map ids_;
+  detail::table_lease<detail::pointer_map> ids_;
   std::uint32_t next_id_ = 1;
   std::size_t depth_ = 0;
   const char* limit_;
@@ -288,17 +376,14 @@ public:
   }
   bool read_bool() {
     const auto b = read_value<std::uint8_t>();
-    if (b > 1) corrupt("a bool byte is " + std::to_string(b) + ", not 0 or 1", 1);
+    if (b > 1) fail(problem::bool_byte, b, 0, 1);
     return b != 0;
   }
   /// A size: at most the number of bytes left, so a corrupt size cannot make us allocate more
   /// than the message could possibly describe.
   std::uint64_t read_size() {
     const auto n = read_value<std::uint64_t>();
-    if (n > remaining())
-      corrupt("a size of " + std::to_string(n) + " with only " + std::to_string(remaining()) +
-                  " bytes left",
-              8);
+    if (n > remaining()) fail(problem::size, n, remaining(), 8);
     return n;
   }
   template <class E>
@@ -325,7 +410,7 @@ public:
     }
     auto obj = make_object<T>();
     T* raw = obj.get();
-    objects_.push_back(entry{raw, obj, detail::key_of<T>(), &reset_object<T>});
+    objects_->push_back(detail::object_entry{raw, obj, detail::key_of<T>(), &reset_object<T>});
     p = std::move(obj);
     return raw;
   }
@@ -339,16 +424,13 @@ public:
       p.reset();
       return nullptr;
     }
-    if (!is_new)
-      corrupt("a second reference to object " + std::to_string(id) +
-                  ", but the receiving field is a std::unique_ptr (use std::shared_ptr)",
-              4);
+    if (!is_new) fail(problem::unique_twice, id, 0, 4);
     static_assert(std::is_default_constructible_v<U>,
                   "oompi: objects received through a reference are default-constructed first; "
                   "give the type a default constructor");
     U* raw = new U();
     p.reset(raw);
-    objects_.push_back(entry{raw, nullptr, detail::key_of<U>(), &reset_object<U>});
+    objects_->push_back(detail::object_entry{raw, nullptr, detail::key_of<U>(), &reset_object<U>});
     return raw;
   }
 
@@ -362,7 +444,7 @@ public:
   /// graph with cycles is freed and a long chain is not destroyed recursively (children have
   /// higher ids than their parents, so each is empty before its owner lets it go).
   void abandon() noexcept {
-    for (auto it = objects_.rbegin(); it != objects_.rend(); ++it) it->reset(it->object);
+    for (auto it = objects_->rbegin(); it != objects_->rend(); ++it) it->reset(it->object);
   }
 
   /// The whole message must have been read.
@@ -373,18 +455,38 @@ public:
                                 " read): the message holds another type, or is corrupt");
   }
 
-  [[noreturn]] void corrupt(const std::string& what, std::size_t back = 0) const {
+  [[noreturn, gnu::cold, gnu::noinline]] void corrupt(const std::string& what,
+                                                      std::size_t back = 0) const {
     throw serialization_error("corrupt stream at byte " + std::to_string(position() - back) +
                               ": " + what);
   }
 
 private:
-  struct entry {
-    void* object;
-    std::shared_ptr<void> owner;  // null when a std::unique_ptr owns the object
-    const void* type;
-    void (*reset)(void*) noexcept;
-  };
+  enum class problem { bool_byte, size, new_id, early_reference, other_type, unique_twice,
+                       unique_shared };
+  // Errors are built out of line, so that the reading functions stay small enough to inline.
+  [[noreturn, gnu::cold, gnu::noinline]] void fail(problem p, std::uint64_t a, std::uint64_t b,
+                                                   std::size_t back) const {
+    const std::string x = std::to_string(a), y = std::to_string(b);
+    switch (p) {
+      case problem::bool_byte: corrupt("a bool byte is " + x + ", not 0 or 1", back);
+      case problem::size: corrupt("a size of " + x + " with only " + y + " bytes left", back);
+      case problem::new_id: corrupt("new object id " + x + " where " + y + " was due", back);
+      case problem::early_reference:
+        corrupt("reference to object " + x + " before it appeared", back);
+      case problem::other_type:
+        corrupt("reference " + x + " names an object of another type", back);
+      case problem::unique_twice:
+        corrupt("a second reference to object " + x +
+                    ", but the receiving field is a std::unique_ptr (use std::shared_ptr)",
+                back);
+      case problem::unique_shared:
+        corrupt("a second reference to object " + x +
+                    ", which was received into a std::unique_ptr",
+                back);
+    }
+    corrupt("unknown problem", back);
+  }
   template <class T>
   static void reset_object(void* p) noexcept {
     if constexpr (std::is_move_assignable_v<T> && std::is_default_constructible_v<T>) {
@@ -395,7 +497,7 @@ private:
     }
   }
 
-  [[noreturn]] void truncated(std::size_t need) const {
+  [[noreturn, gnu::cold, gnu::noinline]] void truncated(std::size_t need) const {
     throw serialization_error("truncated stream: " + std::to_string(need) + " bytes needed at byte " +
                               std::to_string(position()) + ", " + std::to_string(remaining()) +
                               " left");
@@ -403,28 +505,21 @@ private:
   std::uint32_t read_id(bool& is_new) {
     const auto id = read_value<std::uint32_t>();
     if (id == 0) return 0;
+    const std::size_t known = objects_->size();
     if (id & new_object_flag) {
       const std::uint32_t n = id & ~new_object_flag;
-      if (n != objects_.size() + 1)
-        corrupt("new object id " + std::to_string(n) + " where " +
-                    std::to_string(objects_.size() + 1) + " was due",
-                4);
+      if (n != known + 1) fail(problem::new_id, n, known + 1, 4);
       is_new = true;
       return n;
     }
-    if (id > objects_.size())
-      corrupt("reference to object " + std::to_string(id) + " before it appeared", 4);
+    if (id > known) fail(problem::early_reference, id, 0, 4);
     return id;
   }
   template <class T>
   std::shared_ptr<T> shared_at(std::uint32_t id) {
-    const entry& e = objects_[id - 1];
-    if (e.type != detail::key_of<T>())
-      corrupt("reference " + std::to_string(id) + " names an object of another type", 4);
-    if (!e.owner)
-      corrupt("a second reference to object " + std::to_string(id) +
-                  ", which was received into a std::unique_ptr",
-              4);
+    const detail::object_entry& e = (*objects_)[id - 1];
+    if (e.type != detail::key_of<T>()) fail(problem::other_type, id, 0, 4);
+    if (!e.owner) fail(problem::unique_shared, id, 0, 4);
     return std::static_pointer_cast<T>(e.owner);
   }
   template <class T>
@@ -438,7 +533,7 @@ private:
   const unsigned char* begin_;
   const unsigned char* cur_;
   const unsigned char* end_;
-  std::vector<entry> objects_;  // object id - 1 -> object
+  detail::table_lease<detail::object_table> objects_;  // object id - 1 -> object
   std::size_t depth_ = 0;
   const char* limit_;
 };
@@ -657,13 +752,52 @@ template <class T, std::size_t I>
 using field_type_t = std::remove_cv_t<std::remove_reference_t<decltype(
     std::declval<T&>().*(std::get<I>(oompi::detail::fields_of<T>::list).member))>>;
 
+// Fields of the commonest kinds are written directly, the rest through cereal's dispatch; the
+// bytes are the same either way.
+template <class F>
+struct packed_array : std::false_type {};
+template <class E>
+struct packed_array<std::vector<E>>
+    : std::bool_constant<std::is_arithmetic_v<E> && !std::is_same_v<E, bool> &&
+                         !std::is_same_v<E, long double>> {};
+template <>
+struct packed_array<std::string> : std::true_type {};
+
+template <class F>
+void save_field(output_archive& ar, const F& f) {
+  if constexpr (std::is_arithmetic_v<F> && !std::is_same_v<F, bool> &&
+                !std::is_same_v<F, long double>) {
+    ar.write_value(f);
+  } else if constexpr (packed_array<F>::value) {
+    ar.write_size(f.size());
+    ar.write_array(f.data(), f.size());
+  } else {
+    ar(f);
+  }
+}
+template <class F>
+void load_field(input_archive& ar, F& f) {
+  if constexpr (std::is_arithmetic_v<F> && !std::is_same_v<F, bool> &&
+                !std::is_same_v<F, long double>) {
+    f = ar.read_value<F>();
+  } else if constexpr (packed_array<F>::value) {
+    using E = typename F::value_type;
+    const auto n = static_cast<std::size_t>(ar.read_size());
+    if (n > ar.remaining() / sizeof(E)) ar.read_bytes(nullptr, n * sizeof(E));  // truncated
+    f.resize(n);
+    ar.read_array(f.data(), n);
+  } else {
+    ar(f);
+  }
+}
+
 template <class T, std::size_t... I>
 void save_leading(output_archive& ar, const T& obj, std::index_sequence<I...>) {
-  (ar(obj.*(std::get<I>(oompi::detail::fields_of<T>::list).member)), ...);
+  (save_field(ar, obj.*(std::get<I>(oompi::detail::fields_of<T>::list).member)), ...);
 }
 template <class T, std::size_t... I>
 void load_leading(input_archive& ar, T& obj, std::index_sequence<I...>) {
-  (ar(obj.*(std::get<I>(oompi::detail::fields_of<T>::list).member)), ...);
+  (load_field(ar, obj.*(std::get<I>(oompi::detail::fields_of<T>::list).member)), ...);
 }
 
 template <class T>
@@ -685,7 +819,7 @@ void save_fields(output_archive& ar, const T& first) {
         obj = ar.write_shared<T>(link.lock().get());
       if (obj == nullptr) return;
     } else {
-      ar(link);
+      save_field(ar, link);
       return;
     }
   }
@@ -707,7 +841,7 @@ void load_fields(input_archive& ar, T& first) {
         obj = ar.read_shared(link);
       if (obj == nullptr) return;
     } else {
-      ar(link);
+      load_field(ar, link);
       return;
     }
   }
@@ -726,17 +860,39 @@ void CEREAL_LOAD_FUNCTION_NAME(input_archive& ar, T& obj) {
 
 // ---------------------------------------------------------------------------------------------
 
+}  // namespace oompi::wire
+
+// An OOMPI_TRANSPORTABLE type uses the field list even if it also has a serialize function
+// (say, Boost's two-argument one): tell cereal's dispatch so, instead of an ambiguity.
+namespace oompi::wire::detail {
+struct use_field_list {};
+template <class T>
+using field_list_specialization =
+    std::conditional_t<oompi::detail::has_transportable_fields_v<T>, use_field_list, std::false_type>;
+}  // namespace oompi::wire::detail
+namespace cereal {
+template <class T>
+struct specialize<oompi::wire::output_archive, T, specialization::non_member_load_save>
+    : oompi::wire::detail::field_list_specialization<T> {};
+template <class T>
+struct specialize<oompi::wire::input_archive, T, specialization::non_member_load_save>
+    : oompi::wire::detail::field_list_specialization<T> {};
+}  // namespace cereal
+
+namespace oompi::wire {
+
 /// True for types that travel in wire format v1: cereal can serialize them with these archives
 /// and they use no cereal class versioning (whose version numbers are not in the format; types
 /// with a two-argument serialize go to the Boost back end instead).
 template <class T>
 inline constexpr bool is_transportable_v =
-    cereal::traits::is_output_serializable<T, output_archive>::value &&
+    oompi::detail::has_transportable_fields_v<T> ||
+    (cereal::traits::is_output_serializable<T, output_archive>::value &&
     cereal::traits::is_input_serializable<T, input_archive>::value &&
     !cereal::traits::has_member_versioned_serialize<T, output_archive>::value &&
     !cereal::traits::has_non_member_versioned_serialize<T, output_archive>::value &&
     !cereal::traits::has_member_versioned_save<T, output_archive>::value &&
-    !cereal::traits::has_non_member_versioned_save<T, output_archive>::value;
+    !cereal::traits::has_non_member_versioned_save<T, output_archive>::value);
 
 /// Appends the wire v1 encoding of obj to out.
 template <class T>

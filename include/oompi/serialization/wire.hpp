@@ -359,6 +359,10 @@ public:
   std::size_t remaining() const noexcept { return static_cast<std::size_t>(end_ - cur_); }
   std::size_t position() const noexcept { return static_cast<std::size_t>(cur_ - begin_); }
 
+  /// Throws unless n more bytes are there.
+  void need(std::size_t n) const {
+    if (n > remaining()) truncated(n);
+  }
   void read_bytes(void* p, std::size_t n) {
     if (n > remaining()) truncated(n);
     if (n != 0) std::memcpy(p, cur_, n);
@@ -783,7 +787,7 @@ void load_field(input_archive& ar, F& f) {
   } else if constexpr (packed_array<F>::value) {
     using E = typename F::value_type;
     const auto n = static_cast<std::size_t>(ar.read_size());
-    if (n > ar.remaining() / sizeof(E)) ar.read_bytes(nullptr, n * sizeof(E));  // truncated
+    ar.need(n * sizeof(E));  // n <= remaining(): no overflow
     f.resize(n);
     ar.read_array(f.data(), n);
   } else {

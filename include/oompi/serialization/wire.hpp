@@ -90,23 +90,35 @@ void swap_elements(void* data, std::size_t bytes) noexcept {
   }
 }
 
-/// One address per type, to check that a back-reference names an object of the right type.
+/// Empties a received object (after a failed read; see input_archive::abandon).
 template <class T>
-struct type_key {
-  static constexpr char id = 0;
+void reset_object(void* p) noexcept {
+  if constexpr (std::is_move_assignable_v<T> && std::is_default_constructible_v<T>) {
+    try {
+      *static_cast<T*>(p) = T();
+    } catch (...) {
+    }
+  }
+}
+/// What the archives know of a type at run time; its address identifies the type, so that a
+/// back-reference can be checked to name an object of the right type.
+struct type_ops {
+  void (*reset)(void*) noexcept;
 };
 template <class T>
-constexpr const void* key_of() noexcept {
-  return &type_key<std::remove_cv_t<T>>::id;
+inline constexpr type_ops ops_of{&reset_object<T>};
+template <class T>
+constexpr const type_ops* key_of() noexcept {
+  return &ops_of<std::remove_cv_t<T>>;
 }
 
-/// address -> object id, open addressing with linear probing (no node allocations). Emptied in
-/// O(1) by a generation count, so one table per thread serves every message.
+/// address -> object id, open addressing with linear probing (no node allocations), 16-byte
+/// slots. Emptied in O(1) by a generation count, so one table per thread serves every message.
+/// The type of each object, by id, is kept beside it (only looked at when a reference repeats).
 class pointer_map {
 public:
   struct slot {
     const void* key;
-    const void* type;
     std::uint32_t id;
     std::uint32_t generation;  // the slot is in use when this is the table's generation
   };
@@ -114,6 +126,7 @@ public:
   /// Forgets every entry.
   void clear() noexcept {
     size_ = 0;
+    types_.clear();
     if (++generation_ == 0) {  // wrapped: really clear once every 2^32 uses
       for (std::size_t i = 0; i < capacity_; ++i) slots_[i].generation = 0;
       generation_ = 1;
@@ -124,17 +137,18 @@ public:
     if (capacity_ > max_slots) {
       slots_.reset();
       capacity_ = size_ = 0;
+      std::vector<const type_ops*>().swap(types_);
     }
   }
 
-  /// The slot of `key`, inserting {key, type, id} if absent (`inserted` tells).
-  slot* find_or_insert(const void* key, const void* type, std::uint32_t id, bool& inserted) {
+  /// The slot of `key`, inserting {key, id} if absent (`inserted` tells).
+  slot* find_or_insert(const void* key, std::uint32_t id, bool& inserted) {
     if ((size_ + 1) * 2 > capacity_) rehash(capacity_ ? capacity_ * 2 : 256);
     std::size_t i = index_of(key);
     for (;;) {
       slot& s = slots_[i];
       if (s.generation != generation_) {
-        s = slot{key, type, id, generation_};
+        s = slot{key, id, generation_};
         ++size_;
         inserted = true;
         return &s;
@@ -146,6 +160,9 @@ public:
       i = (i + 1) & (capacity_ - 1);
     }
   }
+  /// Records the type of object `id` (ids are given in order: this is the next one).
+  void add_type(const type_ops* t) { types_.push_back(t); }
+  const type_ops* type_of(std::uint32_t id) const noexcept { return types_[id - 1]; }
 
 private:
   // Objects allocated one after another (a list's nodes) have nearby addresses: keep them in
@@ -175,6 +192,7 @@ private:
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;
   std::uint32_t generation_ = 1;
+  std::vector<const type_ops*> types_;
 };
 
 /// Tables the archives of one thread reuse from message to message (a nested archive on the same
@@ -222,8 +240,7 @@ private:
 struct object_entry {
   void* object;
   std::shared_ptr<void> owner;  // null when a std::unique_ptr owns the object
-  const void* type;
-  void (*reset)(void*) noexcept;
+  const type_ops* type;
 };
 using object_table = std::vector<object_entry>;
 
@@ -297,13 +314,13 @@ public:
       return nullptr;
     }
     bool inserted = false;
-    const void* type = detail::key_of<T>();
-    auto* slot = ids_->find_or_insert(static_cast<const void*>(obj), type, next_id_, inserted);
+    auto* slot = ids_->find_or_insert(static_cast<const void*>(obj), next_id_, inserted);
     if (!inserted) {
-      if (slot->type != type) aliased();
+      if (ids_->type_of(slot->id) != detail::key_of<T>()) aliased();
       write_value<std::uint32_t>(slot->id);
       return nullptr;
     }
+    ids_->add_type(detail::key_of<T>());
     write_value<std::uint32_t>(take_id() | new_object_flag);
     return obj;
   }
@@ -314,6 +331,7 @@ public:
       write_value<std::uint32_t>(0);
       return nullptr;
     }
+    ids_->add_type(nullptr);  // never looked up
     write_value<std::uint32_t>(take_id() | new_object_flag);
     return obj;
   }
@@ -414,7 +432,7 @@ public:
     }
     auto obj = make_object<T>();
     T* raw = obj.get();
-    objects_->push_back(detail::object_entry{raw, obj, detail::key_of<T>(), &reset_object<T>});
+    objects_->push_back(detail::object_entry{raw, obj, detail::key_of<T>()});
     p = std::move(obj);
     return raw;
   }
@@ -434,7 +452,7 @@ public:
                   "give the type a default constructor");
     U* raw = new U();
     p.reset(raw);
-    objects_->push_back(detail::object_entry{raw, nullptr, detail::key_of<U>(), &reset_object<U>});
+    objects_->push_back(detail::object_entry{raw, nullptr, detail::key_of<U>()});
     return raw;
   }
 
@@ -448,7 +466,7 @@ public:
   /// graph with cycles is freed and a long chain is not destroyed recursively (children have
   /// higher ids than their parents, so each is empty before its owner lets it go).
   void abandon() noexcept {
-    for (auto it = objects_->rbegin(); it != objects_->rend(); ++it) it->reset(it->object);
+    for (auto it = objects_->rbegin(); it != objects_->rend(); ++it) it->type->reset(it->object);
   }
 
   /// The whole message must have been read.
@@ -491,16 +509,6 @@ private:
     }
     corrupt("unknown problem", back);
   }
-  template <class T>
-  static void reset_object(void* p) noexcept {
-    if constexpr (std::is_move_assignable_v<T> && std::is_default_constructible_v<T>) {
-      try {
-        *static_cast<T*>(p) = T();
-      } catch (...) {
-      }
-    }
-  }
-
   [[noreturn, gnu::cold, gnu::noinline]] void truncated(std::size_t need) const {
     throw serialization_error("truncated stream: " + std::to_string(need) + " bytes needed at byte " +
                               std::to_string(position()) + ", " + std::to_string(remaining()) +

@@ -179,7 +179,9 @@ void hand_send(list_context& c, const std::shared_ptr<node>& head, std::vector<s
   hand_pack(head, out);
   MPI_Send(out.data(), static_cast<int>(out.size()), MPI_INT32_T, c.peer, 0, MPI_COMM_WORLD);
 }
+// Every system frees the list it received last time before it receives the next one.
 void hand_recv(list_context& c, std::shared_ptr<node>& head, std::vector<std::int32_t>& in) {
+  free_list(head);
   MPI_Message msg;
   MPI_Status st;
   MPI_Mprobe(c.peer, 0, MPI_COMM_WORLD, &msg, &st);
@@ -276,6 +278,7 @@ std::vector<list_system> list_systems() {
       MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, c.peer, 0, MPI_COMM_WORLD);
     };
     auto recv = [load](list_context& c, std::shared_ptr<cnode>& head, std::string& in) {
+      free_list(head);
       MPI_Message msg;
       MPI_Status st;
       MPI_Mprobe(c.peer, 0, MPI_COMM_WORLD, &msg, &st);

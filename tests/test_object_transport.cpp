@@ -536,6 +536,27 @@ TEST_CASE("bad input: corrupt bytes, another type, bad arguments, failures at th
   }
 }
 
+TEST_CASE("collectives with the type check on") {
+  auto w = world();
+  const int r = w.rank(), n = w.size();
+  oompi::set_object_type_check(true);
+  std::vector<app::stats> all;
+  if (r == 0)
+    for (int i = 0; i < 2 * n; ++i) all.push_back({{i}, "x"});
+  const auto mine = w.oscatter(all, 0);
+  const auto every = w.oallgather(mine);
+  std::string s = r == 0 ? "checked" : "";
+  w.obcast(s, 0);
+  const auto in = w.oalltoall(std::vector<int>(static_cast<std::size_t>(n), r));
+  const int sum = w.oallreduce(r, [](int a, int b) { return a + b; });
+  oompi::set_object_type_check(false);
+  CHECK(mine.size() == 2u);
+  CHECK(every.size() == static_cast<std::size_t>(2 * n));
+  CHECK(s == "checked");
+  CHECK(in.back() == n - 1);
+  CHECK(sum == n * (n - 1) / 2);
+}
+
 TEST_CASE("a linked list of 10^6 nodes round-trips") {
   auto w = world();
   const int r = w.rank(), n = w.size();

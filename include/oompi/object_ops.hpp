@@ -722,18 +722,19 @@ private:
                                   counts.data(), displs.data(), MPI_BYTE, root, comm));
     } else if (all) {  // more than INT_MAX bytes in all: one broadcast per rank
       for (int i = 0; i < p; ++i) {
-        if (i == me) std::memcpy(rbuf.data() + off[i], buf.data(), buf.size());
+        if (i == me && !buf.empty()) std::memcpy(rbuf.data() + off[i], buf.data(), buf.size());
         bcast_bytes(rbuf.data() + off[i], off[i + 1] - off[i], i, comm);
       }
     } else {
       std::vector<MPI_Request> reqs;
       if (me == root) {
         for (int i = 0; i < p; ++i) {
-          if (i == me)
-            std::memcpy(rbuf.data() + off[i], buf.data(), buf.size());
-          else
+          if (i == me) {
+            if (!buf.empty()) std::memcpy(rbuf.data() + off[i], buf.data(), buf.size());
+          } else {
             reqs.push_back(irecv_bytes(rbuf.data() + off[i], off[i + 1] - off[i], i,
                                        object_tag_large, comm));
+          }
         }
       } else {
         reqs.push_back(isend_bytes(buf.data(), buf.size(), root, object_tag_large, comm));

@@ -295,6 +295,19 @@ public:
     std::memcpy(out_.extend(sizeof(T)), &v, sizeof(T));
   }
   void write_size(std::uint64_t n) { write_value(n); }
+  /// Size, then the packed elements, with one capacity check.
+  template <class E>
+  void write_packed(const E* p, std::size_t n) {
+    if constexpr (detail::host_little_endian) {
+      const std::uint64_t size = n;
+      std::byte* out = out_.extend(sizeof size + n * sizeof(E));
+      std::memcpy(out, &size, sizeof size);
+      if (n != 0) std::memcpy(out + sizeof size, p, n * sizeof(E));
+    } else {
+      write_size(n);
+      write_array(p, n);
+    }
+  }
   /// Packed arithmetic elements (the bytes of a vector<int>, a string ...).
   template <class E>
   void write_array(const E* p, std::size_t n) {
@@ -781,8 +794,7 @@ void save_field(output_archive& ar, const F& f) {
                 !std::is_same_v<F, long double>) {
     ar.write_value(f);
   } else if constexpr (packed_array<F>::value) {
-    ar.write_size(f.size());
-    ar.write_array(f.data(), f.size());
+    ar.write_packed(f.data(), f.size());
   } else {
     ar(f);
   }
@@ -796,8 +808,14 @@ void load_field(input_archive& ar, F& f) {
     using E = typename F::value_type;
     const auto n = static_cast<std::size_t>(ar.read_size());
     ar.need(n * sizeof(E));  // n <= remaining(): no overflow
-    f.resize(n);
-    ar.read_array(f.data(), n);
+    if (n * sizeof(E) <= 64) {  // short: copy once more rather than zero-fill first
+      E tmp[64 / sizeof(E)];
+      ar.read_array(tmp, n);
+      f.assign(tmp, tmp + n);
+    } else {
+      f.resize(n);
+      ar.read_array(f.data(), n);
+    }
   } else {
     ar(f);
   }

@@ -142,7 +142,7 @@ public:
   }
 
   /// The slot of `key`, inserting {key, id} if absent (`inserted` tells).
-  slot* find_or_insert(const void* key, std::uint32_t id, bool& inserted) {
+  [[gnu::always_inline]] slot* find_or_insert(const void* key, std::uint32_t id, bool& inserted) {
     if ((size_ + 1) * 2 > capacity_) rehash(capacity_ ? capacity_ * 2 : 256);
     std::size_t i = index_of(key);
     for (;;) {
@@ -321,7 +321,7 @@ public:
   /// Writes the reference to a shared object; returns it when its fields must follow (first
   /// occurrence), null otherwise.
   template <class T>
-  const T* write_shared(const T* obj) {
+  [[gnu::always_inline]] const T* write_shared(const T* obj) {
     if (obj == nullptr) {
       write_value<std::uint32_t>(0);
       return nullptr;
@@ -431,7 +431,7 @@ public:
   /// Reads a reference into a shared owner: returns the new object whose fields follow, or null
   /// (null reference, or a back-reference now assigned to `p`).
   template <class P, class T = std::remove_cv_t<typename P::element_type>>
-  T* read_shared(P& p) {
+  [[gnu::always_inline]] T* read_shared(P& p) {
     detail::check_reference_target<T>();
     bool is_new = false;
     const std::uint32_t id = read_id(is_new);
@@ -527,7 +527,7 @@ private:
                               std::to_string(position()) + ", " + std::to_string(remaining()) +
                               " left");
   }
-  std::uint32_t read_id(bool& is_new) {
+  [[gnu::always_inline]] std::uint32_t read_id(bool& is_new) {
     const auto id = read_value<std::uint32_t>();
     if (id == 0) return 0;
     const std::size_t known = objects_->size();
@@ -789,7 +789,7 @@ template <>
 struct packed_array<std::string> : std::true_type {};
 
 template <class F>
-void save_field(output_archive& ar, const F& f) {
+[[gnu::always_inline]] inline void save_field(output_archive& ar, const F& f) {
   if constexpr (std::is_arithmetic_v<F> && !std::is_same_v<F, bool> &&
                 !std::is_same_v<F, long double>) {
     ar.write_value(f);
@@ -800,7 +800,7 @@ void save_field(output_archive& ar, const F& f) {
   }
 }
 template <class F>
-void load_field(input_archive& ar, F& f) {
+[[gnu::always_inline]] inline void load_field(input_archive& ar, F& f) {
   if constexpr (std::is_arithmetic_v<F> && !std::is_same_v<F, bool> &&
                 !std::is_same_v<F, long double>) {
     f = ar.read_value<F>();
@@ -808,7 +808,9 @@ void load_field(input_archive& ar, F& f) {
     using E = typename F::value_type;
     const auto n = static_cast<std::size_t>(ar.read_size());
     ar.need(n * sizeof(E));  // n <= remaining(): no overflow
-    if (n * sizeof(E) <= 64) {  // short: copy once more rather than zero-fill first
+    if (n == 0) {
+      f.clear();
+    } else if (n * sizeof(E) <= 64) {  // short: copy once more rather than zero-fill first
       E tmp[64 / sizeof(E)];
       ar.read_array(tmp, n);
       f.assign(tmp, tmp + n);

@@ -2,10 +2,11 @@
 #define OOMPI_BUFFER_HPP
 
 // Typed buffers: anything contiguous becomes (address, count, datatype) without copying:
-// scalars with a datatype, std::vector, std::array, C arrays, std::basic_string, std::span
-// (C++20), and explicit views from a pointer and a count (oompi::buffer(p, n)), optionally
-// with a derived datatype (oompi::buffer(p, n, type)). buffer_traits<B> is the customisation
-// point for other containers.
+// scalars with a datatype, std::vector, std::array, C arrays, std::basic_string(_view),
+// std::span (C++20), and explicit views from a pointer and a count (oompi::buffer(p, n)),
+// from part of a container (oompi::buffer(v, offset, count), bounds-checked), or with a
+// derived datatype (oompi::buffer(p, n, type)). buffer_traits<B> is the customisation point
+// for other containers. A count above INT_MAX is sent as one element of a derived datatype.
 
 #include "datatype.hpp"
 #include "error.hpp"
@@ -15,7 +16,11 @@
 #include <array>
 #include <climits>
 #include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 #if __cplusplus >= 202002L && __has_include(<span>)
@@ -63,11 +68,29 @@ template <class T>
 typed_buffer<T> buffer(T* data, std::size_t count) noexcept {
   return typed_buffer<T>(data, count);
 }
+/// Elements [offset, offset + count) of a contiguous container or C array, without copying.
+/// Throws std::out_of_range when that range is not inside the container.
+template <class C>
+auto buffer(C& c, std::size_t offset, std::size_t count)
+    -> typed_buffer<std::remove_pointer_t<decltype(std::data(c))>> {
+  const std::size_t n = std::size(c);
+  if (offset > n || count > n - offset)
+    throw std::out_of_range("oompi::buffer: " + std::to_string(count) +
+                            " elements from offset " + std::to_string(offset) +
+                            " do not fit in a container of " + std::to_string(n));
+  return {std::data(c) + offset, count};
+}
 /// `count` elements of the given datatype starting at `data`.
 inline raw_buffer buffer(void* data, std::size_t count, const datatype& type) noexcept {
   return raw_buffer(data, count, type);
 }
 inline raw_buffer buffer(const void* data, std::size_t count, const datatype& type) noexcept {
+  return raw_buffer(data, count, type);
+}
+inline raw_buffer buffer(void* data, std::size_t count, MPI_Datatype type) noexcept {
+  return raw_buffer(data, count, type);
+}
+inline raw_buffer buffer(const void* data, std::size_t count, MPI_Datatype type) noexcept {
   return raw_buffer(data, count, type);
 }
 
@@ -102,6 +125,10 @@ struct buffer_traits<std::basic_string<C, Tr, A>>
     : detail::contiguous_traits<std::basic_string<C, Tr, A>> {
   static void resize(std::basic_string<C, Tr, A>& s, std::size_t n) { s.resize(n); }
 };
+/// Send only: a string_view's characters are const.
+template <class C, class Tr>
+struct buffer_traits<std::basic_string_view<C, Tr>>
+    : detail::contiguous_traits<std::basic_string_view<C, Tr>> {};
 template <class T>
 struct buffer_traits<typed_buffer<T>> : detail::contiguous_traits<typed_buffer<T>> {};
 #if defined(__cpp_lib_span)
@@ -133,6 +160,24 @@ template <class B>
 struct is_resizable<B, std::void_t<decltype(buffer_traits<B>::resize(std::declval<B&>(), 0))>>
     : std::true_type {};
 }  // namespace detail
+
+/// Non-owning views (oompi::buffer(...), std::span, std::string_view): a temporary view
+/// still names the caller's memory, so it may be received into, and a nonblocking operation
+/// borrows it rather than taking it over.
+template <class B>
+struct is_view : std::false_type {};
+template <class T>
+struct is_view<typed_buffer<T>> : std::true_type {};
+template <>
+struct is_view<raw_buffer> : std::true_type {};
+template <class C, class Tr>
+struct is_view<std::basic_string_view<C, Tr>> : std::true_type {};
+#if defined(__cpp_lib_span)
+template <class T, std::size_t E>
+struct is_view<std::span<T, E>> : std::true_type {};
+#endif
+template <class B>
+inline constexpr bool is_view_v = is_view<std::remove_cv_t<std::remove_reference_t<B>>>::value;
 
 /// True when B can be sent or received as a typed buffer.
 template <class B>
@@ -167,6 +212,23 @@ inline buffer_desc describe(B& b) {
   }
 }
 
+/// describe() for a receive: the memory must be writable.
+template <class B>
+inline buffer_desc describe_out(B& b) {
+  using U = std::remove_cv_t<B>;
+  if constexpr (has_buffer_traits<U>::value) {
+    using P = decltype(buffer_traits<U>::data(std::declval<U&>()));
+    static_assert(!std::is_const_v<B> || is_view_v<U>,
+                  "oompi: cannot receive into a const buffer");
+    static_assert(!std::is_const_v<std::remove_pointer_t<P>>,
+                  "oompi: cannot receive into a buffer of const elements (a const view, or a "
+                  "std::string_view); receive into a std::string, std::vector or a mutable view");
+  } else {
+    static_assert(!std::is_const_v<B>, "oompi: cannot receive into a const value");
+  }
+  return describe(b);
+}
+
 /// A committed datatype describing `count` (> INT_MAX) elements of `base` as one element, so
 /// that messages of any size go through MPI's int counts. Freed by the destructor; MPI lets an
 /// operation in flight finish with a freed datatype.
@@ -177,19 +239,30 @@ public:
     const std::size_t chunks = count / chunk, rest = count % chunk;
     MPI_Aint lb = 0, extent = 0;
     OOMPI_CHECK(MPI_Type_get_extent, (base, &lb, &extent));
-    MPI_Datatype one_chunk = MPI_DATATYPE_NULL, body = MPI_DATATYPE_NULL, tail = MPI_DATATYPE_NULL;
-    OOMPI_CHECK(MPI_Type_contiguous, (static_cast<int>(chunk), base, &one_chunk));
-    OOMPI_CHECK(MPI_Type_contiguous, (static_cast<int>(chunks), one_chunk, &body));
-    OOMPI_CHECK(MPI_Type_contiguous, (static_cast<int>(rest), base, &tail));
+    // The message must fit in the address space: reject nonsense counts before MPI sees them.
+    const auto max_aint = static_cast<std::size_t>(PTRDIFF_MAX);
+    if (chunks > static_cast<std::size_t>(INT_MAX) ||
+        (extent > 0 && count > max_aint / static_cast<std::size_t>(extent)))
+      throw std::length_error("oompi: a buffer of " + std::to_string(count) + " elements of " +
+                              std::to_string(extent) +
+                              " bytes each is larger than the address space");
+    struct temp {  // frees the intermediate types on every path
+      MPI_Datatype t = MPI_DATATYPE_NULL;
+      ~temp() {
+        if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
+      }
+    } one_chunk, body, tail;
+    OOMPI_CHECK(MPI_Type_contiguous, (static_cast<int>(chunk), base, &one_chunk.t));
+    OOMPI_CHECK(MPI_Type_contiguous, (static_cast<int>(chunks), one_chunk.t, &body.t));
+    OOMPI_CHECK(MPI_Type_contiguous, (static_cast<int>(rest), base, &tail.t));
     int lengths[2] = {1, 1};
     MPI_Aint displs[2] = {0, static_cast<MPI_Aint>(chunks * chunk) * extent};
-    MPI_Datatype parts[2] = {body, tail};
-    const int rc = MPI_Type_create_struct(rest ? 2 : 1, lengths, displs, parts, &type_);
-    MPI_Type_free(&one_chunk);
-    MPI_Type_free(&body);
-    MPI_Type_free(&tail);
-    if (rc != MPI_SUCCESS) throw_mpi_error("MPI_Type_create_struct", rc);
-    OOMPI_CHECK(MPI_Type_commit, (&type_));
+    MPI_Datatype parts[2] = {body.t, tail.t};
+    OOMPI_CHECK(MPI_Type_create_struct, (rest ? 2 : 1, lengths, displs, parts, &type_));
+    if (const int rc = MPI_Type_commit(&type_); rc != MPI_SUCCESS) {
+      MPI_Type_free(&type_);
+      throw_mpi_error("MPI_Type_commit", rc);
+    }
   }
   large_count_type(const large_count_type&) = delete;
   large_count_type& operator=(const large_count_type&) = delete;
@@ -205,7 +278,7 @@ private:
 /// Calls f(data, int count, type), turning counts above INT_MAX into one large element.
 template <class F>
 inline decltype(auto) with_int_count(const buffer_desc& b, F&& f) {
-  if (__builtin_expect(b.count <= static_cast<std::size_t>(INT_MAX), 1))
+  if (OOMPI_DETAIL_LIKELY(b.count <= static_cast<std::size_t>(INT_MAX)))
     return f(b.data, static_cast<int>(b.count), b.type);
   large_count_type big(b.count, b.type);
   return f(b.data, 1, big.type());

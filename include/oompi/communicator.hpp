@@ -22,6 +22,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace oompi {
 
@@ -29,6 +30,11 @@ class port;
 class intracommunicator;
 
 namespace detail {
+// Receive buffers: an lvalue (a named variable), or a temporary view of the caller's memory.
+template <class B>
+using enable_if_receivable =
+    std::enable_if_t<std::is_lvalue_reference_v<B> || is_view_v<B>>;
+
 using send_fn = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm);
 using isend_fn = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request*);
 using recv_init_fn = int (*)(void*, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request*);
@@ -101,15 +107,17 @@ public:
   }
 
   // --- blocking receives ------------------------------------------------------------------
+  // Receive buffers are named variables, or temporary views (oompi::buffer(p, n), std::span)
+  // of the caller's memory.
 
   /// Receives into `buf`. A message larger than `buf` fails with MPI_ERR_TRUNCATE.
-  template <class B>
-  status recv(B& buf, int source = any_source, int tag = any_tag) const {
-    static_assert(!std::is_const_v<B>, "oompi: cannot receive into a const buffer");
+  template <class B, class = detail::enable_if_receivable<B>>
+  status recv(B&& buf, int source = any_source, int tag = any_tag) const {
     require("MPI_Recv");
     status s;
-    detail::with_int_count(detail::describe(buf), [&](void* p, int n, MPI_Datatype t) {
-      OOMPI_CHECK(MPI_Recv, (p, n, t, source, tag, comm_, &s.native()));
+    detail::with_int_count(detail::describe_out(buf), [&](void* p, int n, MPI_Datatype t) {
+      if (const int rc = MPI_Recv(p, n, t, source, tag, comm_, &s.native()); rc != MPI_SUCCESS)
+        detail::throw_mpi_error("MPI_Recv", rc);
     });
     return s;
   }
@@ -120,7 +128,14 @@ public:
     B value{};
     if constexpr (detail::is_resizable<B>::value) {
       message m = mprobe(source, tag);
-      buffer_traits<B>::resize(value, m.status().count(detail::describe(value).type));
+      std::size_t n = 0;
+      try {
+        n = m.status().count(detail::describe(value).type);
+      } catch (const std::range_error&) {
+        discard(m);  // not a whole number of elements: take it off the queue, then report
+        throw;
+      }
+      buffer_traits<B>::resize(value, n);
       mrecv(value, m);
     } else {
       recv(value, source, tag);
@@ -130,25 +145,27 @@ public:
 
   // --- send-receive -----------------------------------------------------------------------
 
-  template <class S, class R>
-  status sendrecv(const S& sendbuf, int dest, int sendtag, R& recvbuf, int source = any_source,
+  /// Sends `sendbuf` to `dest` and receives into `recvbuf` from `source` in one call.
+  template <class S, class R, class = detail::enable_if_receivable<R>>
+  status sendrecv(const S& sendbuf, int dest, int sendtag, R&& recvbuf, int source = any_source,
                   int recvtag = any_tag) const {
     require("MPI_Sendrecv");
     status s;
     detail::with_int_count(detail::describe(sendbuf), [&](void* sp, int sn, MPI_Datatype st) {
-      detail::with_int_count(detail::describe(recvbuf), [&](void* rp, int rn, MPI_Datatype rt) {
+      detail::with_int_count(detail::describe_out(recvbuf), [&](void* rp, int rn, MPI_Datatype rt) {
         OOMPI_CHECK(MPI_Sendrecv,
                     (sp, sn, st, dest, sendtag, rp, rn, rt, source, recvtag, comm_, &s.native()));
       });
     });
     return s;
   }
-  template <class B>
-  status sendrecv_replace(B& buf, int dest, int sendtag, int source = any_source,
+  /// Sends `buf` to `dest`, then receives into the same buffer from `source`.
+  template <class B, class = detail::enable_if_receivable<B>>
+  status sendrecv_replace(B&& buf, int dest, int sendtag, int source = any_source,
                           int recvtag = any_tag) const {
     require("MPI_Sendrecv_replace");
     status s;
-    detail::with_int_count(detail::describe(buf), [&](void* p, int n, MPI_Datatype t) {
+    detail::with_int_count(detail::describe_out(buf), [&](void* p, int n, MPI_Datatype t) {
       OOMPI_CHECK(MPI_Sendrecv_replace,
                   (p, n, t, dest, sendtag, source, recvtag, comm_, &s.native()));
     });
@@ -156,8 +173,9 @@ public:
   }
 
   // --- nonblocking ------------------------------------------------------------------------
-  // An lvalue buffer is borrowed: keep it alive and untouched until the request completes.
-  // An rvalue buffer is moved into the request, which owns it until completion.
+  // A named buffer (or a view) is borrowed: keep it alive and untouched until the request
+  // completes. A temporary container (std::move(v)) is moved into the request, which owns it
+  // until completion.
 
   template <class B>
   request isend(B&& buf, int dest, int tag = 0) const {
@@ -176,23 +194,24 @@ public:
     return isend_mode<MPI_Irsend>("MPI_Irsend", std::forward<B>(buf), dest, tag);
   }
 
-  /// Nonblocking receive into a borrowed buffer.
+  /// Nonblocking receive. Into a named buffer or a view: returns a request, and the buffer is
+  /// borrowed. Into a container given by move: returns a future<B> that owns it; get() hands it
+  /// back when the message has arrived.
   template <class B>
-  request irecv(B& buf, int source = any_source, int tag = any_tag) const {
-    static_assert(!std::is_const_v<B>, "oompi: cannot receive into a const buffer");
-    require("MPI_Irecv");
-    MPI_Request r = MPI_REQUEST_NULL;
-    detail::with_int_count(detail::describe(buf), [&](void* p, int n, MPI_Datatype t) {
-      OOMPI_CHECK(MPI_Irecv, (p, n, t, source, tag, comm_, &r));
-    });
-    return request(r);
-  }
-  /// Nonblocking receive into a buffer the request owns: get() returns it when complete.
-  template <class B, class = std::enable_if_t<!std::is_lvalue_reference_v<B>>>
-  future<B> irecv(B&& buf, int source = any_source, int tag = any_tag) const {
-    auto owned = std::make_unique<detail::kept<B>>(std::move(buf));
-    request r = irecv(owned->value, source, tag);
-    return future<B>(std::move(owned), std::move(r));
+  auto irecv(B&& buf, int source = any_source, int tag = any_tag) const {
+    if constexpr (std::is_lvalue_reference_v<B> || is_view_v<B>) {
+      require("MPI_Irecv");
+      MPI_Request r = MPI_REQUEST_NULL;
+      detail::with_int_count(detail::describe_out(buf), [&](void* p, int n, MPI_Datatype t) {
+        OOMPI_CHECK(MPI_Irecv, (p, n, t, source, tag, comm_, &r));
+      });
+      return request(r, nullptr, on_destroy::cancel_and_wait);
+    } else {
+      using V = std::remove_cv_t<B>;
+      auto owned = std::make_unique<detail::kept<V>>(std::move(buf));
+      request r = irecv(owned->value, source, tag);
+      return future<V>(std::move(owned), std::move(r));
+    }
   }
 
   // --- persistent -------------------------------------------------------------------------
@@ -214,25 +233,26 @@ public:
   prequest rsend_init(const B& buf, int dest, int tag = 0) const {
     return init_mode<MPI_Rsend_init>("MPI_Rsend_init", buf, dest, tag);
   }
-  template <class B>
-  prequest recv_init(B& buf, int source = any_source, int tag = any_tag) const {
-    static_assert(!std::is_const_v<B>, "oompi: cannot receive into a const buffer");
+  template <class B, class = detail::enable_if_receivable<B>>
+  prequest recv_init(B&& buf, int source = any_source, int tag = any_tag) const {
     require("MPI_Recv_init");
     MPI_Request r = MPI_REQUEST_NULL;
-    detail::with_int_count(detail::describe(buf), [&](void* p, int n, MPI_Datatype t) {
+    detail::with_int_count(detail::describe_out(buf), [&](void* p, int n, MPI_Datatype t) {
       OOMPI_CHECK(MPI_Recv_init, (p, n, t, source, tag, comm_, &r));
     });
-    return prequest(r);
+    return prequest(r, on_destroy::cancel_and_wait);
   }
 
   // --- probes -----------------------------------------------------------------------------
 
+  /// Blocks until a matching message can be received; returns its envelope and size.
   status probe(int source = any_source, int tag = any_tag) const {
     require("MPI_Probe");
     status s;
     OOMPI_CHECK(MPI_Probe, (source, tag, comm_, &s.native()));
     return s;
   }
+  /// The status of a matching message if one can be received now.
   std::optional<status> iprobe(int source = any_source, int tag = any_tag) const {
     require("MPI_Iprobe");
     status s;
@@ -259,25 +279,29 @@ public:
     if (!flag) return std::nullopt;
     return message(m, s);
   }
-  /// Receives a message matched by mprobe/improbe.
-  template <class B>
-  status mrecv(B& buf, message& msg) const {
-    static_assert(!std::is_const_v<B>, "oompi: cannot receive into a const buffer");
+  /// Receives a message matched by mprobe/improbe (the handle is used up).
+  template <class B, class = detail::enable_if_receivable<B>>
+  status mrecv(B&& buf, message& msg) const {
     check_message(msg, "MPI_Mrecv");
     status s;
-    detail::with_int_count(detail::describe(buf), [&](void* p, int n, MPI_Datatype t) {
+    detail::with_int_count(detail::describe_out(buf), [&](void* p, int n, MPI_Datatype t) {
       OOMPI_CHECK(MPI_Mrecv, (p, n, t, &msg.native_handle(), &s.native()));
     });
     return s;
   }
-  template <class B>
-  request imrecv(B& buf, message& msg) const {
-    static_assert(!std::is_const_v<B>, "oompi: cannot receive into a const buffer");
+  template <class B, class = detail::enable_if_receivable<B>>
+  status mrecv(B&& buf, message&& msg) const {
+    return mrecv(std::forward<B>(buf), msg);
+  }
+  /// Nonblocking receive of a matched message; the buffer is borrowed.
+  template <class B, class = detail::enable_if_receivable<B>>
+  request imrecv(B&& buf, message& msg) const {
     check_message(msg, "MPI_Imrecv");
     MPI_Request r = MPI_REQUEST_NULL;
-    detail::with_int_count(detail::describe(buf), [&](void* p, int n, MPI_Datatype t) {
+    detail::with_int_count(detail::describe_out(buf), [&](void* p, int n, MPI_Datatype t) {
       OOMPI_CHECK(MPI_Imrecv, (p, n, t, &msg.native_handle(), &r));
     });
+    // A matched message cannot be cancelled: a destroyed imrecv is waited for.
     return request(r);
   }
 
@@ -303,8 +327,10 @@ protected:
 
   void require(const char* routine) const {
     detail::require_running(routine);
-    if (comm_ == MPI_COMM_NULL)
-      throw std::logic_error(std::string(routine) + ": null communicator");
+    if (OOMPI_DETAIL_UNLIKELY(comm_ == MPI_COMM_NULL)) throw_null(routine);
+  }
+  [[noreturn]] OOMPI_DETAIL_COLD static void throw_null(const char* routine) {
+    throw std::logic_error(std::string(routine) + ": null communicator");
   }
   void cache_rank_size() {
     OOMPI_CHECK(MPI_Comm_rank, (comm_, &rank_));
@@ -335,7 +361,7 @@ private:
           detail::throw_mpi_error(routine, rc);
       });
     };
-    if constexpr (std::is_lvalue_reference_v<B>) {
+    if constexpr (std::is_lvalue_reference_v<B> || is_view_v<B>) {
       start(buf);
       return request(r);
     } else {
@@ -354,6 +380,17 @@ private:
         detail::throw_mpi_error(routine, rc);
     });
     return prequest(r);
+  }
+  // Receives and drops a matched message (it cannot be put back).
+  static void discard(message& m) noexcept {
+    std::vector<char> sink;
+    try {
+      sink.resize(m.status().bytes());
+    } catch (...) {
+      return;
+    }
+    MPI_Mrecv(sink.data(), static_cast<int>(sink.size()), MPI_BYTE, &m.native_handle(),
+              MPI_STATUS_IGNORE);
   }
   void check_message(message& msg, const char* routine) const {
     detail::require_running(routine);

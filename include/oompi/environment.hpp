@@ -5,18 +5,24 @@
 //
 // If the environment is destroyed while an exception is unwinding the stack, it calls
 // MPI_Abort instead of MPI_Finalize: a rank that leaves through an exception would otherwise
-// leave the other ranks waiting forever in their next collective.
+// leave the other ranks waiting forever in their next collective (MPI_Finalize is collective).
+//
+// If MPI was already initialised by someone else (another library, mpi4py), the environment
+// adopts it: it installs MPI_ERRORS_RETURN but neither finalises nor aborts.
 
 #include "error.hpp"
 
 #include <mpi.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <utility>
 
 namespace oompi {
 
+/// The thread support levels of MPI, in increasing order.
 enum class thread_level : int {
   single = MPI_THREAD_SINGLE,
   funneled = MPI_THREAD_FUNNELED,
@@ -24,10 +30,23 @@ enum class thread_level : int {
   multiple = MPI_THREAD_MULTIPLE,
 };
 
+/// "single", "funneled", "serialized" or "multiple".
+inline const char* to_string(thread_level level) noexcept {
+  switch (level) {
+    case thread_level::single: return "single";
+    case thread_level::funneled: return "funneled";
+    case thread_level::serialized: return "serialized";
+    case thread_level::multiple: return "multiple";
+  }
+  return "unknown";
+}
+
 class environment {
 public:
+  /// Initialises MPI without arguments at thread level `single`.
   environment() : environment(nullptr, nullptr, thread_level::single) {}
   explicit environment(thread_level required) : environment(nullptr, nullptr, required) {}
+  /// Initialises MPI with the program's arguments (MPI may remove the ones it consumes).
   environment(int& argc, char**& argv, thread_level required = thread_level::single)
       : environment(&argc, &argv, required) {}
 
@@ -35,35 +54,45 @@ public:
   environment& operator=(const environment&) = delete;
 
   ~environment() {
-    if (!owns_) return;
+    if (!owns_ || !detail::mpi_usable()) return;
     if (std::uncaught_exceptions() > uncaught_at_start_) {
-      abort(EXIT_CODE_ON_EXCEPTION);
+      std::fputs("oompi::environment destroyed while an exception was propagating: aborting the "
+                 "MPI job so that the other ranks do not wait forever\n",
+                 stderr);
+      std::fflush(stderr);
+      abort(exit_code_on_exception);
     }
     detail::g_mpi_state.store(detail::mpi_state::finalized);
     MPI_Finalize();
   }
 
-  /// The thread level MPI provides (may be lower than requested).
+  /// The thread level asked for.
+  thread_level required() const noexcept { return required_; }
+  /// The thread level MPI provides (may be lower than required).
   thread_level provided() const noexcept { return provided_; }
   /// False when MPI was already initialised by someone else (then this object won't finalize).
   bool owns_mpi() const noexcept { return owns_; }
 
-  static bool initialized() {
+  /// MPI_Initialized (may be called at any time).
+  static bool initialized() noexcept {
     int flag = 0;
     MPI_Initialized(&flag);
     return flag != 0;
   }
-  static bool finalized() {
+  /// MPI_Finalized (may be called at any time).
+  static bool finalized() noexcept {
     int flag = 0;
     MPI_Finalized(&flag);
     return flag != 0;
   }
+  /// The thread level MPI provides (MPI_Query_thread).
   static thread_level query_thread() {
     detail::require_running("MPI_Query_thread");
     int level = 0;
     OOMPI_CHECK(MPI_Query_thread, (&level));
     return static_cast<thread_level>(level);
   }
+  /// Is the calling thread the one that initialised MPI?
   static bool is_thread_main() {
     detail::require_running("MPI_Is_thread_main");
     int flag = 0;
@@ -71,9 +100,16 @@ public:
     return flag != 0;
   }
   /// Seconds since some time in the past (MPI_Wtime).
-  static double wtime() noexcept { return MPI_Wtime(); }
+  static double wtime() {
+    detail::require_running("MPI_Wtime");
+    return MPI_Wtime();
+  }
   /// Resolution of wtime() in seconds.
-  static double wtick() noexcept { return MPI_Wtick(); }
+  static double wtick() {
+    detail::require_running("MPI_Wtick");
+    return MPI_Wtick();
+  }
+  /// The name of the processor (host) this rank runs on.
   static std::string processor_name() {
     detail::require_running("MPI_Get_processor_name");
     char name[MPI_MAX_PROCESSOR_NAME];
@@ -81,44 +117,51 @@ public:
     OOMPI_CHECK(MPI_Get_processor_name, (name, &len));
     return std::string(name, static_cast<std::size_t>(len));
   }
-  /// The MPI library's version string (MPI_Get_library_version).
+  /// The MPI standard version the library implements, e.g. {3, 1} (may be called at any time).
+  static std::pair<int, int> version() noexcept {
+    int major = 0, minor = 0;
+    MPI_Get_version(&major, &minor);
+    return {major, minor};
+  }
+  /// The MPI library's version string (MPI_Get_library_version; may be called at any time).
   static std::string library_version() {
     char text[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0;
     OOMPI_CHECK(MPI_Get_library_version, (text, &len));
     return std::string(text, static_cast<std::size_t>(len));
   }
-  /// Terminates every rank of the job (MPI_Abort on MPI_COMM_WORLD).
-  [[noreturn]] static void abort(int code) {
-    MPI_Abort(MPI_COMM_WORLD, code);
-    std::abort();  // MPI_Abort does not return; be sure.
+  /// Terminates every rank of the job (MPI_Abort on MPI_COMM_WORLD) with exit code `code`.
+  /// Without a running MPI, terminates this process only.
+  [[noreturn]] static void abort(int code) noexcept {
+    if (detail::mpi_usable()) MPI_Abort(MPI_COMM_WORLD, code);
+    std::_Exit(code);  // MPI_Abort does not return; be sure.
   }
 
-  static constexpr int EXIT_CODE_ON_EXCEPTION = 134;
+  /// The exit code of a job aborted because an exception left an environment's scope.
+  static constexpr int exit_code_on_exception = 134;
 
 private:
   environment(int* argc, char*** argv, thread_level required)
-      : uncaught_at_start_(std::uncaught_exceptions()) {
+      : required_(required), uncaught_at_start_(std::uncaught_exceptions()) {
     if (finalized())
       throw state_error("oompi::environment: MPI was finalized and cannot be initialized again");
+    int level = 0;
     if (initialized()) {
       // Someone else initialised MPI (another library, or an mpi4py caller): adopt it.
-      int level = 0;
-      MPI_Query_thread(&level);
-      provided_ = static_cast<thread_level>(level);
+      OOMPI_CHECK(MPI_Query_thread, (&level));
       owns_ = false;
     } else {
-      int level = 0;
       OOMPI_CHECK(MPI_Init_thread, (argc, argv, static_cast<int>(required), &level));
-      provided_ = static_cast<thread_level>(level);
       owns_ = true;
-      detail::g_mpi_state.store(detail::mpi_state::running);
     }
+    provided_ = static_cast<thread_level>(level);
+    detail::note_running();
     // Errors come back as codes (and become exceptions) instead of aborting the job.
     OOMPI_CHECK(MPI_Comm_set_errhandler, (MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     OOMPI_CHECK(MPI_Comm_set_errhandler, (MPI_COMM_SELF, MPI_ERRORS_RETURN));
   }
 
+  thread_level required_ = thread_level::single;
   thread_level provided_ = thread_level::single;
   bool owns_ = false;
   int uncaught_at_start_ = 0;

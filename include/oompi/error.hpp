@@ -13,6 +13,17 @@
 #include <stdexcept>
 #include <string>
 
+// Branch hints for the hot path (error branches are cold).
+#if defined(__GNUC__) || defined(__clang__)
+#define OOMPI_DETAIL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define OOMPI_DETAIL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define OOMPI_DETAIL_COLD __attribute__((noinline, cold))
+#else
+#define OOMPI_DETAIL_COLD
+#define OOMPI_DETAIL_LIKELY(x) (x)
+#define OOMPI_DETAIL_UNLIKELY(x) (x)
+#endif
+
 namespace oompi {
 
 /// An MPI call returned an error code.
@@ -61,17 +72,18 @@ public:
 
 namespace detail {
 
-[[noreturn]] inline void throw_mpi_error(const char* routine, int code) {
+[[noreturn]] OOMPI_DETAIL_COLD inline void throw_mpi_error(const char* routine, int code) {
   throw error(routine, code);
 }
 
 // MPI life cycle as oompi sees it. Calls made after MPI_Finalize abort the job in most MPI
 // libraries (error handlers are gone by then), so oompi refuses them itself with one relaxed
-// load on the hot path. `unknown` means oompi did not initialise MPI: then ask MPI.
+// load on the hot path. `unknown` means oompi has not seen MPI start yet: then ask MPI (and,
+// if it is running, remember that, so the question is asked once).
 enum class mpi_state : int { unknown = 0, running = 1, finalized = 2 };
 inline std::atomic<mpi_state> g_mpi_state{mpi_state::unknown};
 
-[[noreturn]] inline void throw_not_running(const char* routine) {
+[[noreturn]] OOMPI_DETAIL_COLD inline void throw_not_running(const char* routine) {
   int finalized = 0;
   MPI_Finalized(&finalized);
   throw state_error(std::string(routine) +
@@ -79,19 +91,47 @@ inline std::atomic<mpi_state> g_mpi_state{mpi_state::unknown};
                                : ": MPI is not initialized (create an oompi::environment first)"));
 }
 
+// MPI deletes the attributes of MPI_COMM_SELF first thing in MPI_Finalize, whoever calls it
+// (oompi::environment, the user, mpi4py): a delete callback there marks MPI as finalized.
+inline int on_finalize(MPI_Comm, int, void*, void*) {
+  g_mpi_state.store(mpi_state::finalized);
+  return MPI_SUCCESS;
+}
+
+// Records that MPI is running; the first caller installs the finalize hook.
+inline void note_running() noexcept {
+  mpi_state expected = mpi_state::unknown;
+  if (!g_mpi_state.compare_exchange_strong(expected, mpi_state::running)) return;
+  int keyval = MPI_KEYVAL_INVALID;
+  if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &on_finalize, &keyval, nullptr) !=
+      MPI_SUCCESS)
+    return;
+  MPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr);
+  MPI_Comm_free_keyval(&keyval);  // the attribute keeps the keyval alive until deleted
+}
+
 // Slow path when oompi did not see MPI_Init happen: MPI itself knows.
-inline bool mpi_running_slow() {
+inline bool mpi_running_slow() noexcept {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
-  return initialized && !finalized;
+  if (initialized && !finalized) {
+    note_running();
+    return true;
+  }
+  return false;
 }
 
-inline void require_running(const char* routine) {
-  const mpi_state s = g_mpi_state.load(std::memory_order_relaxed);
-  if (s == mpi_state::running) return;
-  if (s == mpi_state::unknown && mpi_running_slow()) return;
+OOMPI_DETAIL_COLD inline void require_running_slow(const char* routine) {
+  if (g_mpi_state.load() == mpi_state::unknown && mpi_running_slow()) return;
   throw_not_running(routine);
+}
+
+// Throws state_error unless MPI is running: one relaxed load on the hot path.
+inline void require_running(const char* routine) {
+  if (OOMPI_DETAIL_LIKELY(g_mpi_state.load(std::memory_order_relaxed) == mpi_state::running))
+    return;
+  require_running_slow(routine);
 }
 
 // For destructors: may a handle still be freed? (Never after MPI_Finalize.)
@@ -109,7 +149,8 @@ inline bool mpi_usable() noexcept {
 #define OOMPI_CHECK(fn, args)                                                                  \
   do {                                                                                         \
     const int oompi_rc_ = fn args;                                                             \
-    if (oompi_rc_ != MPI_SUCCESS) ::oompi::detail::throw_mpi_error(#fn, oompi_rc_);            \
+    if (OOMPI_DETAIL_UNLIKELY(oompi_rc_ != MPI_SUCCESS))                                  \
+      ::oompi::detail::throw_mpi_error(#fn, oompi_rc_);                                        \
   } while (0)
 
 #endif  // OOMPI_ERROR_HPP

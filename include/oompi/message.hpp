@@ -3,6 +3,7 @@
 
 // A message taken off the matching queue by mprobe/improbe (MPI_Message): only mrecv/imrecv
 // on this handle can receive it, so no other thread can steal it between probe and receive.
+// A message that is never received stays with MPI (it cannot be put back): receive it.
 
 #include "status.hpp"
 
@@ -18,8 +19,10 @@ public:
   message(MPI_Message m, const status& s) noexcept : msg_(m), status_(s) {}
   message(message&& o) noexcept : msg_(std::exchange(o.msg_, MPI_MESSAGE_NULL)), status_(o.status_) {}
   message& operator=(message&& o) noexcept {
-    msg_ = std::exchange(o.msg_, MPI_MESSAGE_NULL);
-    status_ = o.status_;
+    if (this != &o) {
+      msg_ = std::exchange(o.msg_, MPI_MESSAGE_NULL);
+      status_ = o.status_;
+    }
     return *this;
   }
   message(const message&) = delete;

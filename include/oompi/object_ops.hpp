@@ -386,15 +386,15 @@ public:
   /// Sends the object (its whole transported graph) as one message.
   template <class T>
   void osend(const T& obj, int dest, int tag = 0) const {
-    self().require("oompi::osend");
-    send_object(obj, dest, tag, self().native());
+    derived().require("oompi::osend");
+    send_object(obj, dest, tag, derived().native());
   }
   /// Receives one object message into obj (any size; matched probe, so thread-safe).
   template <class T>
   status orecv(T& obj, int source = any_source, int tag = any_tag) const {
     static_assert(!std::is_const_v<T>, "oompi: cannot receive into a const object");
-    self().require("oompi::orecv");
-    return recv_object(obj, source, tag, self().native());
+    derived().require("oompi::orecv");
+    return recv_object(obj, source, tag, derived().native());
   }
   /// Receives and returns one object.
   template <class T>
@@ -406,19 +406,19 @@ public:
   /// Nonblocking send: serializes now; the request owns the bytes until it completes.
   template <class T>
   request iosend(const T& obj, int dest, int tag = 0) const {
-    self().require("oompi::iosend");
+    derived().require("oompi::iosend");
     auto owned = std::make_unique<kept<byte_buffer>>();
     object_codec<T>::save(owned->value, obj);
     const MPI_Request r =
-        isend_bytes(owned->value.data(), owned->value.size(), dest, tag, self().native());
+        isend_bytes(owned->value.data(), owned->value.size(), dest, tag, derived().native());
     return request(r, std::move(owned));
   }
   /// Nonblocking receive of an object of unknown size.
   template <class T>
   object_future<T> iorecv(int source = any_source, int tag = any_tag) const {
-    self().require("oompi::iorecv");
+    derived().require("oompi::iorecv");
     (void)sizeof(object_codec<T>);  // a type that cannot travel fails to compile here
-    return object_future<T>(self().native(), source, tag);
+    return object_future<T>(derived().native(), source, tag);
   }
 
   // --- collectives (on the private communicator) -------------------------------------------
@@ -427,9 +427,9 @@ public:
   template <class T>
   void obcast(T& obj, int root) const {
     static_assert(!std::is_const_v<T>, "oompi: obcast needs a modifiable object");
-    self().require("oompi::obcast");
-    const MPI_Comm comm = object_comm(self().native());
-    const bool at_root = self().rank() == root;
+    derived().require("oompi::obcast");
+    const MPI_Comm comm = object_comm(derived().native());
+    const bool at_root = derived().rank() == root;
     std::uint64_t meta[2] = {0, failure_none};
     byte_buffer buf;
     std::exception_ptr local;
@@ -454,8 +454,8 @@ public:
   template <class T>
   std::vector<T> oscatter(const std::vector<T>& all, int root) const {
     std::vector<std::size_t> counts;
-    if (self().rank() == root) {
-      const auto p = static_cast<std::size_t>(self().size());
+    if (derived().rank() == root) {
+      const auto p = static_cast<std::size_t>(derived().size());
       for (std::size_t i = 0; i < p; ++i) counts.push_back(all.size() / p + (i < all.size() % p));
     }
     return oscatterv(all, counts, root);
@@ -465,10 +465,10 @@ public:
   template <class T>
   std::vector<T> oscatterv(const std::vector<T>& all, const std::vector<std::size_t>& counts,
                            int root) const {
-    self().require("oompi::oscatter");
-    const MPI_Comm comm = object_comm(self().native());
-    const int p = self().size();
-    const bool at_root = self().rank() == root;
+    derived().require("oompi::oscatter");
+    const MPI_Comm comm = object_comm(derived().native());
+    const int p = derived().size();
+    const bool at_root = derived().rank() == root;
     byte_buffer buf;
     std::vector<std::uint64_t> meta;  // at the root: per rank {slice bytes, code}
     std::vector<std::size_t> offsets;
@@ -554,9 +554,9 @@ public:
   /// element is serialized on its own (an independent graph).
   template <class T>
   std::vector<T> oalltoall(const std::vector<T>& out) const {
-    self().require("oompi::oalltoall");
-    const MPI_Comm comm = object_comm(self().native());
-    const int p = self().size();
+    derived().require("oompi::oalltoall");
+    const MPI_Comm comm = object_comm(derived().native());
+    const int p = derived().size();
     const auto np = static_cast<std::size_t>(p);
     byte_buffer buf;
     std::vector<std::size_t> soff(np + 1, 0);
@@ -623,10 +623,10 @@ public:
   /// If op throws, the rank where it threw rethrows it and the root throws too.
   template <class T, class Op>
   T oreduce(const T& obj, Op op, int root) const {
-    self().require("oompi::oreduce");
-    const MPI_Comm comm = object_comm(self().native());
+    derived().require("oompi::oreduce");
+    const MPI_Comm comm = object_comm(derived().native());
     reduction<T> red = reduce_to_zero(obj, op, comm);
-    const int me = self().rank();
+    const int me = derived().rank();
     if (root != 0) {
       if (me == 0) {
         if (red.failed)
@@ -649,10 +649,10 @@ public:
   /// The reduction, on every rank.
   template <class T, class Op>
   T oallreduce(const T& obj, Op op) const {
-    self().require("oompi::oallreduce");
-    const MPI_Comm comm = object_comm(self().native());
+    derived().require("oompi::oallreduce");
+    const MPI_Comm comm = object_comm(derived().native());
     reduction<T> red = reduce_to_zero(obj, op, comm);
-    const bool at_zero = self().rank() == 0;
+    const bool at_zero = derived().rank() == 0;
     std::uint64_t meta[2] = {0, red.failed ? std::uint64_t{failure_serialize} : 0};
     byte_buffer buf;
     if (at_zero && !red.failed) {
@@ -677,15 +677,15 @@ public:
   }
 
 private:
-  const Derived& self() const noexcept { return static_cast<const Derived&>(*this); }
+  const Derived& derived() const noexcept { return static_cast<const Derived&>(*this); }
 
   template <class T>
   std::vector<T> gather_impl(const std::vector<T>& mine, int root, bool all) const {
     const char* op = all ? "oompi::oallgather" : "oompi::ogather";
-    self().require(op);
-    const MPI_Comm comm = object_comm(self().native());
-    const int p = self().size();
-    const int me = self().rank();
+    derived().require(op);
+    const MPI_Comm comm = object_comm(derived().native());
+    const int p = derived().size();
+    const int me = derived().rank();
     const auto np = static_cast<std::size_t>(p);
     byte_buffer buf;
     std::uint64_t my_meta[2] = {0, failure_none};
@@ -760,8 +760,8 @@ private:
   // fails still receives from all its children (so none blocks) and reports upwards.
   template <class T, class Op>
   reduction<T> reduce_to_zero(const T& obj, Op& op, MPI_Comm comm) const {
-    const int p = self().size();
-    const int me = self().rank();
+    const int p = derived().size();
+    const int me = derived().rank();
     reduction<T> red;
     const T* current = &obj;
     for (int mask = 1; mask < p; mask <<= 1) {

@@ -1,7 +1,8 @@
 #ifndef OOMPI_STATUS_HPP
 #define OOMPI_STATUS_HPP
 
-// The status of a completed receive (or probe): who sent it, with which tag, how much.
+// The status of a completed receive (or probe): who sent it, with which tag, how much, and
+// whether it was cancelled.
 
 #include "datatype.hpp"
 #include "error.hpp"
@@ -33,27 +34,28 @@ public:
   /// The error code recorded for this operation (meaningful after wait_all/some and friends).
   int error() const noexcept { return s_.MPI_ERROR; }
 
-  /// Number of whole elements of type T received. Throws std::range_error when the message is
-  /// not a whole number of T (it was sent with another type).
+  /// Number of whole elements of type T received (also above INT_MAX). Throws
+  /// std::range_error when the message is not a whole number of T (it was sent with another
+  /// type): use elements() then.
   template <class T>
   std::size_t count() const {
     return count(datatype_of<T>());
   }
   std::size_t count(const datatype& type) const { return count(type.native()); }
   std::size_t count(MPI_Datatype type) const {
+    detail::require_running("MPI_Get_count");
     int n = 0;
     OOMPI_CHECK(MPI_Get_count, (&s_, type, &n));
     if (n != MPI_UNDEFINED) return static_cast<std::size_t>(n);
-    // More than INT_MAX elements, or not a whole number of them: count basic elements.
-    MPI_Count elems = 0;
-    OOMPI_CHECK(MPI_Get_elements_x, (&s_, type, &elems));
-    int combiner = 0, ni = 0, na = 0, nd = 0;
-    OOMPI_CHECK(MPI_Type_get_envelope, (type, &ni, &na, &nd, &combiner));
-    if (combiner == MPI_COMBINER_NAMED && elems != MPI_UNDEFINED)
-      return static_cast<std::size_t>(elems);
-    throw std::range_error("oompi::status::count: the message is not a whole number of "
-                           "elements of this datatype (" + std::to_string(elems) +
-                           " basic elements); use elements()");
+    // More than INT_MAX elements, or not a whole number of them: work from the byte count.
+    const MPI_Count bytes = byte_count();
+    MPI_Count size = 0;
+    OOMPI_CHECK(MPI_Type_size_x, (type, &size));
+    if (size > 0 && bytes != MPI_UNDEFINED && bytes % size == 0)
+      return static_cast<std::size_t>(bytes / size);
+    throw std::range_error("oompi::status::count: the message (" + std::to_string(bytes) +
+                           " bytes) is not a whole number of elements of this datatype (" +
+                           std::to_string(size) + " bytes each); use elements()");
   }
 
   /// Number of basic elements received (MPI_Get_elements_x): also counts partial elements.
@@ -61,15 +63,26 @@ public:
   std::size_t elements() const {
     return elements(datatype_of<T>());
   }
+  std::size_t elements(const datatype& type) const { return elements(type.native()); }
   std::size_t elements(MPI_Datatype type) const {
+    detail::require_running("MPI_Get_elements_x");
     MPI_Count n = 0;
     OOMPI_CHECK(MPI_Get_elements_x, (&s_, type, &n));
-    if (n == MPI_UNDEFINED) throw std::range_error("oompi::status::elements: undefined");
+    if (n == MPI_UNDEFINED)
+      throw std::range_error("oompi::status::elements: the message is not a whole number of "
+                             "basic elements of this datatype");
     return static_cast<std::size_t>(n);
+  }
+
+  /// Number of bytes received.
+  std::size_t bytes() const {
+    detail::require_running("MPI_Get_elements_x");
+    return static_cast<std::size_t>(byte_count());
   }
 
   /// Was the operation cancelled?
   bool cancelled() const {
+    detail::require_running("MPI_Test_cancelled");
     int flag = 0;
     OOMPI_CHECK(MPI_Test_cancelled, (&s_, &flag));
     return flag != 0;
@@ -79,6 +92,12 @@ public:
   MPI_Status& native() noexcept { return s_; }
 
 private:
+  MPI_Count byte_count() const {
+    MPI_Count bytes = 0;
+    OOMPI_CHECK(MPI_Get_elements_x, (&s_, MPI_BYTE, &bytes));
+    return bytes;
+  }
+
   MPI_Status s_;
 };
 

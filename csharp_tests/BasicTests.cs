@@ -1,0 +1,215 @@
+using System;
+using System.Threading;
+using Xunit;
+
+namespace Oompi.Tests
+{
+    /// <summary>The first slice of the C# binding, end to end, at any number of ranks.</summary>
+    public class BasicTests
+    {
+        private readonly Comm world = Comm.World();
+        private int Rank => world.Rank;
+        private int Size => world.Size;
+        private int Next => (Rank + 1) % Size;
+        private int Prev => (Rank + Size - 1) % Size;
+
+        [Fact]
+        public void Environment()
+        {
+            Assert.True(MpiEnvironment.Initialized());
+            Assert.False(MpiEnvironment.Finalized());
+            Assert.InRange(Rank, 0, Size - 1);
+            Assert.False(string.IsNullOrEmpty(MpiEnvironment.ProcessorName()));
+            double t0 = MpiEnvironment.Wtime();
+            Assert.True(MpiEnvironment.Wtime() >= t0);
+            using var self = Comm.Self();
+            Assert.Equal(1, self.Size);
+            Assert.Equal(0, self.Rank);
+        }
+
+        [Fact]
+        public void RingWithArrays()
+        {
+            double[] output = { Rank, Rank + 0.5, -Rank };
+            var input = new double[3];
+            Status s = world.Sendrecv(output, Next, 7, input, Prev, 7);
+            Assert.Equal(new double[] { Prev, Prev + 0.5, -Prev }, input);
+            Assert.Equal(Prev, s.Source);
+            Assert.Equal(7, s.Tag);
+            Assert.Equal(3, s.GetCount(Datatype.Double));
+
+            var lo = new[] { long.MaxValue - Rank };
+            var li = new long[1];
+            world.Sendrecv(lo, Next, 1, li, Prev, 1);
+            Assert.Equal(long.MaxValue - Prev, li[0]);
+            var co = new[] { 'a', (char)('a' + Rank) };
+            var ci = new char[2];
+            world.Sendrecv(co, Next, 2, ci, Prev, 2);
+            Assert.Equal((char)('a' + Prev), ci[1]);
+            var bo = new[] { Rank % 2 == 0 };
+            var bi = new bool[1];
+            world.Sendrecv(bo, Next, 3, bi, Prev, 3);
+            Assert.Equal(Prev % 2 == 0, bi[0]);
+            var by = new byte[] { (byte)Rank, 200 };
+            var byi = new byte[2];
+            world.Sendrecv(by, Next, 4, byi, Prev, 4);
+            Assert.Equal(new byte[] { (byte)Prev, 200 }, byi);
+        }
+
+        [Fact]
+        public void RingWithOffsetAndCount()
+        {
+            int[] data = { -1, -1, 10 * Rank, 10 * Rank + 1, -1 };
+            int[] into = { 5, 5, 5, 5, 5, 5 };
+            Status s = world.Sendrecv(Buffer.Of(data, 2, 2), Next, 4, Buffer.Of(into, 3, 2), Prev, 4);
+            Assert.Equal(new[] { 5, 5, 5, 10 * Prev, 10 * Prev + 1, 5 }, into);
+            Assert.Equal(2, s.GetCount(Datatype.Int));
+        }
+
+        [Fact]
+        public unsafe void NativeMemory()
+        {
+            double* output = stackalloc double[2];
+            double* input = stackalloc double[2];
+            output[0] = Rank;
+            output[1] = Rank * 3.0;
+            world.Sendrecv(Buffer.Of(output, 2), Next, 5, Buffer.Of(input, 2), Prev, 5);
+            Assert.Equal(Prev, input[0]);
+            Assert.Equal(Prev * 3.0, input[1]);
+        }
+
+        [Fact]
+        public void Nonblocking()
+        {
+            var output = new long[] { Rank, Rank * 2 };
+            var input = new long[2];
+            using Request r = world.Irecv(input, Prev, 21);
+            using Request s = world.Isend(output, Next, 21);
+            Status st = r.Wait();
+            s.Wait();
+            Assert.Equal(Prev, st.Source);
+            Assert.Equal(new long[] { Prev, Prev * 2 }, input);
+            Assert.False(r.IsPending());
+            Assert.NotNull(r.Test());
+        }
+
+        [Fact]
+        public void NonblockingPinsTheArrayWhileTheGcRuns()
+        {
+            // The arrays are reachable only through the requests' pins while the GC compacts.
+            Request r = world.Irecv(new double[4096], Prev, 22);
+            var junk = new object[1000];
+            for (int i = 0; i < junk.Length; i++) junk[i] = new byte[1000];
+            Request s = world.Isend(Buffer.Of(new double[] { Rank, 1, 2, 3 }), Next, 22);
+            GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+            GC.WaitForPendingFinalizers();
+            Status st = r.Wait();
+            s.Wait();
+            Assert.Equal(4, st.GetCount(Datatype.Double));
+            r.Dispose();
+            s.Dispose();
+        }
+
+        [Fact]
+        public void TestLoop()
+        {
+            var input = new int[1];
+            using Request r = world.Irecv(input, Prev, 23);
+            world.Send(new[] { Rank + 1000 }, Next, 23);
+            Status st;
+            while ((st = r.Test()) == null)
+            {
+                Thread.SpinWait(10);
+            }
+            Assert.Equal(23, st.Tag);
+            Assert.Equal(Prev + 1000, input[0]);
+        }
+
+        [Fact]
+        public void AllreduceSum()
+        {
+            var output = new int[2];
+            world.Allreduce(new[] { Rank, 1 }, output, Op.Sum);
+            Assert.Equal(new[] { Size * (Size - 1) / 2, Size }, output);
+            var x = new[] { Rank + 1.0 };
+            world.AllreduceInPlace(x, Op.Max);
+            Assert.Equal(Size, x[0]);
+        }
+
+        [Fact]
+        public void BcastAndBarrier()
+        {
+            var v = Rank == 0 ? new long[] { 42, 43 } : new long[2];
+            world.Bcast(v, 0);
+            Assert.Equal(new long[] { 42, 43 }, v);
+            world.Barrier();
+        }
+
+        [Fact]
+        public void Probe()
+        {
+            world.Send(new short[] { 1, 2, 3 }, Rank, 31);
+            Status p = world.Probe(Rank, 31);
+            Assert.Equal(3, p.GetCount(Datatype.Short));
+            var got = new short[p.GetCount(Datatype.Short)];
+            world.Recv(got, Rank, 31);
+            Assert.Equal(new short[] { 1, 2, 3 }, got);
+            Assert.Null(world.Iprobe(Rank, 32));
+        }
+
+        [Fact]
+        public void BadInput()
+        {
+            var a = new int[4];
+            Assert.Throws<ArgumentOutOfRangeException>(() => Buffer.Of(a, 3, 2));
+            Assert.Throws<ArgumentOutOfRangeException>(() => Buffer.Of(a, -1, 1));
+            Assert.Throws<ArgumentNullException>(() => world.Send((int[])null, Next, 0));
+            Assert.Throws<ArgumentException>(() => world.Allreduce(new double[2], new double[3], Op.Sum));
+            Assert.Throws<ArgumentException>(() => Buffer.Of(new decimal[1]));
+        }
+
+        [Fact]
+        public void MpiErrors()
+        {
+            // Receiving 4 ints into room for 2: MPI_ERR_TRUNCATE.
+            using (Request r = world.Isend(new[] { 1, 2, 3, 4 }, Rank, 41))
+            {
+                var e = Assert.Throws<MpiException>(() => world.Recv(new int[2], Rank, 41));
+                Assert.Equal(Mpi.ErrTruncate, e.ErrorClass);
+                Assert.Equal("MPI_Recv", e.Routine);
+                r.Wait();
+            }
+            var e2 = Assert.Throws<MpiException>(() => world.Send(new int[1], Size, 0));
+            Assert.Equal(Mpi.ErrRank, e2.ErrorClass);
+            // A nonblocking call that fails at once frees its pin (the GCHandle) again.
+            var e3 = Assert.Throws<MpiException>(() => world.Isend(new int[1], Size, 0));
+            Assert.Equal(Mpi.ErrRank, e3.ErrorClass);
+        }
+
+        [Fact]
+        public void DisposedHandles()
+        {
+            Comm c = world.Dup();
+            Assert.Equal(Size, c.Size);
+            c.Barrier();
+            c.Dispose();
+            c.Dispose(); // idempotent
+            Assert.Throws<ObjectDisposedException>(() => c.Barrier());
+            Assert.Throws<ObjectDisposedException>(() => c.Rank);
+
+            using (Comm d = world.Dup())
+            {
+                var y = new int[1];
+                d.Allreduce(new[] { Rank }, y, Op.Sum);
+                Assert.Equal(Size * (Size - 1) / 2, y[0]);
+            }
+
+            Datatype t = Datatype.Contiguous(3, Datatype.Int);
+            Assert.Equal(12, t.Size);
+            t.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => t.Size);
+            Datatype.Int.Dispose(); // builtins are shared constants: disposing one does nothing
+            Assert.Equal(4, Datatype.Int.Size);
+        }
+    }
+}

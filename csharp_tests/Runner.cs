@@ -1,0 +1,86 @@
+using System;
+using System.Linq;
+using System.Reflection;
+using Xunit;
+
+namespace Oompi.Tests
+{
+    /// <summary>
+    /// Runs every [Fact] of this assembly under mpirun: MPI is initialised once, every rank
+    /// runs the same tests in the same (name) order, and after each test the ranks agree on its
+    /// verdict (TestSupport.Agree): a failure on any rank fails the test on every rank, and a
+    /// failed rank whose peers are stuck in a collective it skipped aborts the job after
+    /// OOMPI_TEST_GRACE seconds (default 10). Exit code 1 on every rank if anything failed.
+    /// Optional arguments: substrings of the test names to run.
+    /// </summary>
+    public static class Runner
+    {
+        public static int Main(string[] args)
+        {
+            using var env = new MpiEnvironment(ThreadLevel.Multiple);
+            int rank = Comm.World().Rank;
+            double grace = double.TryParse(Environment.GetEnvironmentVariable("OOMPI_TEST_GRACE"),
+                out var g) ? g : 10.0;
+
+            var tests = typeof(Runner).Assembly.GetTypes()
+                .SelectMany(t => t.GetMethods().Select(m => (type: t, method: m)))
+                .Where(x => x.method.GetCustomAttribute<FactAttribute>() is { Skip: null })
+                .Select(x => (x.type, x.method, name: $"{x.type.Name}.{x.method.Name}"))
+                .Where(x => args.Length == 0 || args.Any(a => x.name.Contains(a)))
+                .OrderBy(x => x.name, StringComparer.Ordinal)
+                .ToList();
+
+            bool verbose = Environment.GetEnvironmentVariable("OOMPI_TEST_VERBOSE") == "1";
+            int passed = 0, failed = 0;
+            foreach (var (type, method, name) in tests)
+            {
+                if (verbose) Console.Error.WriteLine($"rank {rank}: {name}");
+                Exception error = Run(type, method);
+                bool failedAnywhere = TestSupport.Agree(error != null, grace, name);
+                if (error != null)
+                {
+                    failed++;
+                    Console.Error.WriteLine($"rank {rank}: FAILED {name}: {error}");
+                }
+                else if (failedAnywhere)
+                {
+                    failed++;
+                    Console.Error.WriteLine($"rank {rank}: FAILED {name}: failed on another rank");
+                }
+                else
+                {
+                    passed++;
+                }
+            }
+            bool anyFailed = TestSupport.Agree(failed > 0, grace, "test run");
+            if (rank == 0)
+            {
+                Console.WriteLine($"{passed} passed, {failed} failed");
+            }
+            return anyFailed ? 1 : 0;
+        }
+
+        private static Exception Run(Type type, MethodInfo method)
+        {
+            object instance = null;
+            try
+            {
+                instance = method.IsStatic ? null : Activator.CreateInstance(type);
+                method.Invoke(instance, null);
+                return null;
+            }
+            catch (TargetInvocationException e)
+            {
+                return e.InnerException ?? e;
+            }
+            catch (Exception e)
+            {
+                return e;
+            }
+            finally
+            {
+                (instance as IDisposable)?.Dispose();
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+"""pytest under mpirun: one interpreter per rank, every rank runs the same tests in the same
+order, and all ranks agree on each test's verdict.
+
+After each phase (setup, call, teardown) of each test the ranks agree, on a private
+communicator, whether it failed anywhere: a failure on any rank is reported on every rank. A
+rank whose test failed while the others are stuck in a collective it skipped gives them
+OOMPI_TEST_GRACE seconds (default 10) and then aborts the job, so nothing hangs until the
+timeout. The session's exit status is agreed the same way.
+"""
+import os
+
+import pytest
+
+import oompi
+
+_env = None
+
+
+def _grace():
+    return float(os.environ.get("OOMPI_TEST_GRACE", "10"))
+
+
+def pytest_configure(config):
+    global _env
+    _env = oompi.Environment(oompi.ThreadLevel.MULTIPLE)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    failed_here = report.failed
+    failed_anywhere = oompi.TestSupport.agree(failed_here, _grace(),
+                                              f"{item.nodeid} ({report.when})")
+    if failed_anywhere and not failed_here:
+        report.outcome = "failed"
+        report.longrepr = f"{item.nodeid} ({report.when}) failed on another rank"
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _env is None or not oompi.Environment.initialized() or oompi.Environment.finalized():
+        return
+    failed_here = exitstatus not in (0, 5)  # 5: no tests collected
+    if oompi.TestSupport.agree(failed_here, _grace(), "pytest session") and not failed_here:
+        session.exitstatus = 1
+
+
+def pytest_unconfigure(config):
+    if _env is not None:
+        _env.close()

@@ -1,0 +1,81 @@
+#ifndef OOMPI_RT_COMMON_HPP
+#define OOMPI_RT_COMMON_HPP
+
+// The runtime facade (namespace oompi::rt): a small compiled library of non-template classes
+// over the header-only core, for the SWIG bindings (Java, C#, Python). Types and kinds are
+// chosen at run time here, so everything the bindings see is plain C++ that SWIG can wrap.
+//
+// This header: the enumerations shared by all facade classes and the facade's own exceptions.
+
+#include <oompi/error.hpp>
+#include <oompi/request.hpp>
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace oompi::rt {
+
+#ifndef SWIG
+/// A handle was used after close() (Java IllegalStateException, C# ObjectDisposedException,
+/// Python oompi.ClosedError).
+class closed_error : public std::logic_error {
+public:
+  using std::logic_error::logic_error;
+};
+
+/// Whatever a pending nonblocking operation needs kept alive: a JNI global reference to a
+/// direct buffer, a pinned GCHandle, a held Py_buffer. Destroyed when the operation completes.
+using keep_alive = oompi::detail::keep_alive;
+#endif
+
+/// Thread support levels (MPI_THREAD_*).
+enum class thread_level : int { single = 0, funneled = 1, serialized = 2, multiple = 3 };
+
+/// Element types that a managed array or buffer can hold; each maps to one MPI datatype.
+enum class type_kind : int {
+  byte = 0,     // MPI_BYTE: raw bytes (ByteBuffer, bytes-like with format 'B' when asked)
+  int8 = 1,     // MPI_INT8_T (Java byte, C# sbyte, NumPy int8)
+  uint8 = 2,    // MPI_UINT8_T (C# byte, NumPy uint8, bytearray)
+  int16 = 3,    // MPI_INT16_T
+  uint16 = 4,   // MPI_UINT16_T (Java char, C# char)
+  int32 = 5,    // MPI_INT32_T
+  uint32 = 6,   // MPI_UINT32_T
+  int64 = 7,    // MPI_INT64_T
+  uint64 = 8,   // MPI_UINT64_T
+  float32 = 9,  // MPI_FLOAT
+  float64 = 10, // MPI_DOUBLE
+  boolean = 11, // MPI_C_BOOL (one byte: Java boolean, C# bool, NumPy bool)
+  complex64 = 12,   // MPI_C_FLOAT_COMPLEX
+  complex128 = 13,  // MPI_C_DOUBLE_COMPLEX
+};
+inline constexpr int type_kind_count = 14;
+
+/// Predefined reduction operations; they never call into a managed runtime.
+enum class op_kind : int {
+  sum = 0, prod, max, min, land, lor, lxor, band, bor, bxor, maxloc, minloc, replace, no_op
+};
+
+#ifndef SWIG
+namespace detail {
+/// The MPI datatype of a kind (a predefined handle: valid before MPI_Init in Open MPI and
+/// MPICH alike, since both define them as constants or link-time objects).
+MPI_Datatype builtin_type(type_kind k);
+/// Size in bytes of one element of a kind.
+std::int64_t builtin_size(type_kind k) noexcept;
+/// True when k is a valid type_kind value.
+bool valid_kind(int k) noexcept;
+MPI_Op builtin_op(op_kind k);
+
+/// Throws closed_error with "<what>: this <object> has been closed".
+[[noreturn]] void throw_closed(const char* what, const char* object);
+/// Throws std::logic_error for a default-constructed (null) handle.
+[[noreturn]] void throw_null(const char* what, const char* object);
+}  // namespace detail
+#endif
+
+}  // namespace oompi::rt
+
+#endif  // OOMPI_RT_COMMON_HPP

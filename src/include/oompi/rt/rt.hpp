@@ -1,0 +1,14 @@
+#ifndef OOMPI_RT_RT_HPP
+#define OOMPI_RT_RT_HPP
+
+// The whole runtime facade.
+#include "buffer.hpp"
+#include "comm.hpp"
+#include "common.hpp"
+#include "datatype.hpp"
+#include "environment.hpp"
+#include "op.hpp"
+#include "request.hpp"
+#include "status.hpp"
+
+#endif  // OOMPI_RT_RT_HPP

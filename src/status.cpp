@@ -1,0 +1,26 @@
+#include <oompi/rt/status.hpp>
+
+#include <string>
+
+namespace oompi::rt {
+
+status::status(const oompi::status& s)
+    : source_(s.source()), tag_(s.tag()), error_(s.error()) {
+  MPI_Count n = 0;
+  if (MPI_Get_elements_x(&s.native(), MPI_BYTE, &n) == MPI_SUCCESS && n != MPI_UNDEFINED)
+    bytes_ = static_cast<std::int64_t>(n);
+  int flag = 0;
+  if (MPI_Test_cancelled(&s.native(), &flag) == MPI_SUCCESS) cancelled_ = flag != 0;
+}
+
+std::int64_t status::get_count(const datatype& type) const {
+  const std::int64_t size = type.size();
+  if (size == 0) return 0;
+  if (bytes_ % size != 0)
+    throw std::range_error("status.get_count: the message (" + std::to_string(bytes_) +
+                           " bytes) is not a whole number of elements of " +
+                           std::to_string(size) + " bytes");
+  return bytes_ / size;
+}
+
+}  // namespace oompi::rt

@@ -1,0 +1,149 @@
+// C# entry file: namespace Oompi, module class Mpi (constants), native library oompi_csharp.
+// Naming: PascalCase methods, classes, properties, constants and enum items. The environment
+// class is MpiEnvironment (System.Environment would clash in user code).
+%module(directors="1") Mpi
+
+%{
+#include "oompi_csharp.hpp"
+%}
+
+%define OOMPI_TRANSLATE_EXCEPTION oompi::csharp::translate() %enddef
+%define OOMPI_FAIL return $null; %enddef
+%define OOMPI_AFTER_ACTION %enddef
+
+// --- naming ------------------------------------------------------------------------------
+%rename("%(camelcase)s", %$isfunction) "";
+%rename("%(camelcase)s", %$isclass) "";
+%rename("%(camelcase)s", %$isenum) "";
+%rename("%(camelcase)s", %$isenumitem) "";
+%rename("%(camelcase)s", %$isconstant) "";
+%rename("%(camelcase)s", %$isvariable) "";
+%rename(MpiEnvironment) oompi::rt::environment;
+// Offsets and counts live in the Buffer (Buffer.Of(array, offset, count)).
+%ignore oompi::rt::comm::send_part;
+%ignore oompi::rt::comm::recv_part;
+
+// Buffers are pinned with `fixed` inside the generated methods.
+%csmethodmodifiers "public unsafe";
+%typemap(csclassmodifiers) SWIGTYPE "public unsafe partial class"
+
+// --- run-time buffers --------------------------------------------------------------------
+// Blocking: the array stays pinned (`fixed`) for the duration of the native call.
+%typemap(ctype) const oompi::rt::buffer&, oompi::rt::buffer& "oompi_cs_buffer"
+%typemap(imtype) const oompi::rt::buffer&, oompi::rt::buffer& "BufferDesc"
+%typemap(cstype) const oompi::rt::buffer&, oompi::rt::buffer& "Buffer"
+%typemap(csin, pre="    fixed (byte* swig_ptr_$csinput = $csinput) {", terminator="    }")
+    const oompi::rt::buffer&, oompi::rt::buffer& "$csinput.Describe(swig_ptr_$csinput)"
+%typemap(in) const oompi::rt::buffer& (oompi::rt::buffer tmp) %{
+  oompi::csharp::describe($input, tmp);
+  $1 = &tmp;
+%}
+%typemap(in) oompi::rt::buffer& (oompi::rt::buffer tmp) %{
+  oompi::csharp::describe($input, tmp);
+  $1 = &tmp;
+%}
+
+// Nonblocking: a pinned GCHandle goes to the request, which frees it on completion.
+%typemap(ctype) const oompi::rt::async_buffer&, oompi::rt::async_buffer& "oompi_cs_buffer"
+%typemap(imtype) const oompi::rt::async_buffer&, oompi::rt::async_buffer& "BufferDesc"
+%typemap(cstype) const oompi::rt::async_buffer&, oompi::rt::async_buffer& "Buffer"
+%typemap(csin) const oompi::rt::async_buffer&, oompi::rt::async_buffer& "$csinput.PinForRequest()"
+%typemap(in) const oompi::rt::async_buffer& (oompi::rt::async_buffer tmp) %{
+  oompi::csharp::describe_async($input, tmp);
+  $1 = &tmp;
+%}
+%typemap(in) oompi::rt::async_buffer& (oompi::rt::async_buffer tmp) %{
+  oompi::csharp::describe_async($input, tmp);
+  $1 = &tmp;
+%}
+
+// --- statuses: plain C# objects (src/Status.cs), returned by value from the native call ------
+%typemap(ctype) oompi::rt::status, oompi::rt::status* "oompi_cs_status"
+%typemap(imtype) oompi::rt::status, oompi::rt::status* "StatusData"
+%typemap(cstype) oompi::rt::status, oompi::rt::status* "Status"
+%typemap(out, null="oompi_cs_status()") oompi::rt::status %{ $result = oompi::csharp::to_cs(&$1); %}
+%typemap(out, null="oompi_cs_status()") oompi::rt::status* %{
+  $result = oompi::csharp::to_cs($1);
+  delete $1;
+%}
+%typemap(csout, excode=SWIGEXCODE) oompi::rt::status {
+    StatusData data = $imcall;$excode
+    return new Status(data);
+  }
+%typemap(csout, excode=SWIGEXCODE) oompi::rt::status* {
+    StatusData data = $imcall;$excode
+    return data.Valid != 0 ? new Status(data) : null;
+  }
+
+// --- handles are IDisposable ---------------------------------------------------------------
+// Dispose() frees the MPI handle (facade close, on the calling thread) and the native object;
+// the finalizer only frees the native object (no MPI call on the finalizer thread). A later
+// call on a disposed proxy throws ObjectDisposedException (the self check below).
+%define OOMPI_CS_DISPOSABLE(CLASS, CONDITION)
+%rename(CloseHandle) CLASS::close;
+%csmethodmodifiers CLASS::close "private";
+%typemap(csdisposing, methodname="Dispose", methodmodifiers="protected virtual", parameters="bool disposing") CLASS {
+    lock(this) {
+      if (swigCPtr.Handle != global::System.IntPtr.Zero && (!disposing || CONDITION)) {
+        if (disposing) {
+          CloseHandle();
+        }
+        if (swigCMemOwn) {
+          swigCMemOwn = false;
+          $imcall;
+        }
+        swigCPtr = new global::System.Runtime.InteropServices.HandleRef(null, global::System.IntPtr.Zero);
+      }
+    }
+  }
+%enddef
+OOMPI_CS_DISPOSABLE(oompi::rt::environment, true)
+OOMPI_CS_DISPOSABLE(oompi::rt::comm, true)
+OOMPI_CS_DISPOSABLE(oompi::rt::request, true)
+// Builtin datatypes are shared constants (Datatype.Double): disposing one does nothing.
+OOMPI_CS_DISPOSABLE(oompi::rt::datatype, (IsNull() || !IsBuiltin()))
+
+%typemap(check) SWIGTYPE *self %{
+  if (!$1) {
+    oompi::csharp::raise(oompi::csharp::closed, "oompi: this $*1_ltype has been disposed");
+    return $null;
+  }
+%}
+
+// Register the callbacks before the first native call.
+%pragma(csharp) imclasscode=%{
+  internal const string LibraryName = "liboompi_csharp";  // as -dllimport in CMakeLists.txt
+  static readonly bool oompiCallbacksRegistered = NativeCallbacks.Register();
+%}
+
+%typemap(cscode) oompi::rt::datatype %{
+  public static readonly Datatype Byte = Of(TypeKind.Byte);
+  public static readonly Datatype SByte = Of(TypeKind.Int8);
+  public static readonly Datatype UInt8 = Of(TypeKind.Uint8);
+  public static readonly Datatype Short = Of(TypeKind.Int16);
+  public static readonly Datatype UShort = Of(TypeKind.Uint16);
+  public static readonly Datatype Char = Of(TypeKind.Uint16);
+  public static readonly Datatype Int = Of(TypeKind.Int32);
+  public static readonly Datatype UInt = Of(TypeKind.Uint32);
+  public static readonly Datatype Long = Of(TypeKind.Int64);
+  public static readonly Datatype ULong = Of(TypeKind.Uint64);
+  public static readonly Datatype Float = Of(TypeKind.Float32);
+  public static readonly Datatype Double = Of(TypeKind.Float64);
+  public static readonly Datatype Bool = Of(TypeKind.Boolean);
+%}
+%typemap(cscode) oompi::rt::op %{
+  public static readonly Op Sum = Of(OpKind.Sum);
+  public static readonly Op Prod = Of(OpKind.Prod);
+  public static readonly Op Max = Of(OpKind.Max);
+  public static readonly Op Min = Of(OpKind.Min);
+  public static readonly Op LAnd = Of(OpKind.Land);
+  public static readonly Op LOr = Of(OpKind.Lor);
+  public static readonly Op LXor = Of(OpKind.Lxor);
+  public static readonly Op BAnd = Of(OpKind.Band);
+  public static readonly Op BOr = Of(OpKind.Bor);
+  public static readonly Op BXor = Of(OpKind.Bxor);
+  public static readonly Op MaxLoc = Of(OpKind.Maxloc);
+  public static readonly Op MinLoc = Of(OpKind.Minloc);
+%}
+
+%include "../oompi.i"

@@ -1,0 +1,144 @@
+// Support code compiled into the C# native library (liboompi_csharp.so): run-time buffers from
+// the managed Buffer struct, GCHandle keep-alives for nonblocking calls, exception translation.
+//
+// Blocking calls: the C# proxy pins the array with `fixed` for the duration of the P/Invoke and
+// passes a BufferDesc (address, count, kind). Nonblocking calls: the proxy allocates a pinned
+// GCHandle and passes it along; the request owns it (gchandle_keep) and frees it through a
+// callback into C# when the operation completes. Exceptions: C++ exceptions become a pending
+// C# exception through a callback (SWIG's pending-exception mechanism): on CoreCLR nothing may
+// unwind through native frames.
+#ifndef OOMPI_SWIG_CSHARP_HPP
+#define OOMPI_SWIG_CSHARP_HPP
+
+#include <oompi/rt/rt.hpp>
+
+#include <cstdint>
+#include <string>
+
+extern "C" {
+/// What C# passes for a buffer (Oompi.BufferDesc, sequential layout, by value).
+struct oompi_cs_buffer {
+  void* data;
+  std::int64_t count;
+  std::int32_t kind;
+  void* type;            // reserved: a derived oompi::rt::datatype* (null: use kind)
+  std::intptr_t handle;  // GCHandle of a pinned array (nonblocking calls), or 0
+};
+/// What C# gets for a status (Oompi.StatusData); valid == 0 stands for "no status" (null).
+struct oompi_cs_status {
+  std::int32_t source, tag, error, cancelled;
+  std::int64_t count_bytes;
+  std::int32_t valid;
+};
+}
+
+namespace oompi::csharp {
+
+using free_handle_fn = void (*)(std::intptr_t);
+using raise_fn = void (*)(int kind, const char* message, int error_class, int error_code,
+                          const char* routine);
+inline free_handle_fn g_free_handle = nullptr;
+inline raise_fn g_raise = nullptr;
+
+// Kinds of exception the C# side creates (Oompi.NativeCallbacks.Raise).
+enum exception_kind : int {
+  mpi = 0,           // Oompi.MpiException
+  closed = 1,        // ObjectDisposedException
+  out_of_range = 2,  // ArgumentOutOfRangeException
+  argument = 3,      // ArgumentException
+  state = 4,         // InvalidOperationException
+  arithmetic = 5,    // ArithmeticException
+  memory = 6,        // OutOfMemoryException
+  other = 7,         // Exception
+};
+
+inline void raise(int kind, const char* message, int error_class = 0, int error_code = 0,
+                  const char* routine = "") noexcept {
+  if (g_raise) g_raise(kind, message, error_class, error_code, routine);
+}
+
+/// Fills b from a C# BufferDesc; never throws (it runs outside the %exception try block).
+inline void describe(const oompi_cs_buffer& d, rt::buffer& b) noexcept {
+  b.data = d.data;
+  b.count = d.count;
+  if (rt::detail::valid_kind(d.kind)) {
+    const auto k = static_cast<rt::type_kind>(d.kind);
+    b.type = rt::detail::builtin_type(k);
+    b.extent = rt::detail::builtin_size(k);
+  } else {
+    b.type = MPI_DATATYPE_NULL;  // rejected by the facade with std::invalid_argument
+    b.extent = 0;
+  }
+}
+
+/// A pinned GCHandle owned by a pending request; freed (through C#) when it completes.
+struct gchandle_keep final : rt::keep_alive {
+  std::intptr_t handle;
+  explicit gchandle_keep(std::intptr_t h) noexcept : handle(h) {}
+  ~gchandle_keep() override {
+    if (handle && g_free_handle) g_free_handle(handle);
+  }
+};
+
+inline void describe_async(const oompi_cs_buffer& d, rt::async_buffer& b) noexcept {
+  describe(d, b);
+  if (d.handle) {
+    try {
+      b.keep.reset(new gchandle_keep(d.handle));
+    } catch (...) {
+      if (g_free_handle) g_free_handle(d.handle);
+    }
+  }
+}
+
+inline oompi_cs_status to_cs(const rt::status* s) noexcept {
+  oompi_cs_status r{};
+  if (s) {
+    r.source = s->source();
+    r.tag = s->tag();
+    r.error = s->error();
+    r.cancelled = s->cancelled() ? 1 : 0;
+    r.count_bytes = s->count_bytes();
+    r.valid = 1;
+  }
+  return r;
+}
+
+/// Turns the C++ exception in flight into a pending C# exception.
+inline void translate() noexcept {
+  try {
+    throw;
+  } catch (const oompi::error& e) {
+    raise(mpi, e.what(), e.error_class(), e.code(), e.routine().c_str());
+  } catch (const rt::closed_error& e) {
+    raise(closed, e.what());
+  } catch (const std::out_of_range& e) {
+    raise(out_of_range, e.what());
+  } catch (const std::invalid_argument& e) {
+    raise(argument, e.what());
+  } catch (const std::length_error& e) {
+    raise(argument, e.what());
+  } catch (const std::domain_error& e) {
+    raise(argument, e.what());
+  } catch (const std::logic_error& e) {
+    raise(state, e.what());
+  } catch (const std::range_error& e) {
+    raise(arithmetic, e.what());
+  } catch (const std::bad_alloc&) {
+    raise(memory, "oompi: out of native memory");
+  } catch (const std::exception& e) {
+    raise(other, e.what());
+  } catch (...) {
+    raise(other, "oompi: unknown C++ exception");
+  }
+}
+
+}  // namespace oompi::csharp
+
+extern "C" SWIGEXPORT void oompi_cs_register(oompi::csharp::free_handle_fn free_handle,
+                                             oompi::csharp::raise_fn raise_exception) {
+  oompi::csharp::g_free_handle = free_handle;
+  oompi::csharp::g_raise = raise_exception;
+}
+
+#endif  // OOMPI_SWIG_CSHARP_HPP

@@ -1,0 +1,158 @@
+// Java entry file: package org.oompi, module class MPI (constants), JNI class MPIJNI.
+// Naming: camelCase methods, PascalCase classes, UPPER_CASE constants and enum items.
+%module(directors="1") MPI
+
+%include <enums.swg>   // C++ enums become Java enums
+
+%{
+#include "oompi_java.hpp"
+%}
+
+%define OOMPI_TRANSLATE_EXCEPTION oompi::java::translate(jenv) %enddef
+%define OOMPI_FAIL return $null; %enddef
+%define OOMPI_AFTER_ACTION oompi::java::release_all(); %enddef
+
+// --- naming ------------------------------------------------------------------------------
+%rename("%(lowercamelcase)s", %$isfunction) "";
+%rename("%(camelcase)s", %$isclass) "";
+%rename("%(camelcase)s", %$isenum) "";
+%rename("%(upper)s", %$isenumitem) "";
+%rename("%(upper)s", %$isconstant) "";
+%rename("%(camelcase)s", %$isvariable) "";  // attributes: getErrorClass()
+// Object.wait() is final in Java.
+%rename(waitFor) oompi::rt::request::wait;
+// Offset/count overloads: send(buf, offset, count, dest, tag), recv(buf, offset, count, src, tag).
+%rename(send) oompi::rt::comm::send_part;
+%rename(recv) oompi::rt::comm::recv_part;
+
+// --- run-time buffers -------------------------------------------------------------------
+// A buffer is an Object: a primitive array (blocking calls) or a direct java.nio buffer.
+%typemap(jni) const oompi::rt::buffer&, oompi::rt::buffer&,
+              const oompi::rt::async_buffer&, oompi::rt::async_buffer& "jobject"
+%typemap(jtype) const oompi::rt::buffer&, oompi::rt::buffer&,
+                const oompi::rt::async_buffer&, oompi::rt::async_buffer& "Object"
+%typemap(jstype) const oompi::rt::buffer&, oompi::rt::buffer&,
+                 const oompi::rt::async_buffer&, oompi::rt::async_buffer& "Object"
+%typemap(javain) const oompi::rt::buffer&, oompi::rt::buffer&,
+                 const oompi::rt::async_buffer&, oompi::rt::async_buffer& "$javainput"
+
+%typemap(in) const oompi::rt::buffer& (oompi::rt::buffer tmp, oompi::java::pin pin) %{
+  if (!oompi::java::describe(jenv, $input, false, false, tmp, pin)) return $null;
+  $1 = &tmp;
+%}
+%typemap(in) oompi::rt::buffer& (oompi::rt::buffer tmp, oompi::java::pin pin) %{
+  if (!oompi::java::describe(jenv, $input, true, false, tmp, pin)) return $null;
+  $1 = &tmp;
+%}
+// Pinned only after every argument is converted: nothing may throw while the GC is locked.
+%typemap(check) const oompi::rt::buffer&, oompi::rt::buffer& %{
+  if (pin$argnum.array && !pin$argnum.acquire(jenv, tmp$argnum)) return $null;
+%}
+
+%typemap(in) const oompi::rt::async_buffer& (oompi::rt::async_buffer tmp, oompi::java::pin pin) %{
+  if (!oompi::java::describe(jenv, $input, false, true, tmp, pin)) return $null;
+  tmp.keep.reset(new oompi::java::global_ref_keep(jenv, $input));
+  $1 = &tmp;
+%}
+%typemap(in) oompi::rt::async_buffer& (oompi::rt::async_buffer tmp, oompi::java::pin pin) %{
+  if (!oompi::java::describe(jenv, $input, true, true, tmp, pin)) return $null;
+  tmp.keep.reset(new oompi::java::global_ref_keep(jenv, $input));
+  $1 = &tmp;
+%}
+
+// --- statuses: plain Java objects (Status.java), no native memory, no finalizer ------------
+%typemap(jni) oompi::rt::status, oompi::rt::status* "jlongArray"
+%typemap(jtype) oompi::rt::status, oompi::rt::status* "long[]"
+%typemap(jstype) oompi::rt::status, oompi::rt::status* "Status"
+%typemap(javaout) oompi::rt::status {
+    return new Status($jnicall);
+  }
+%typemap(javaout) oompi::rt::status* {
+    long[] raw = $jnicall;
+    return raw == null ? null : new Status(raw);
+  }
+%typemap(out) oompi::rt::status %{ $result = oompi::java::status_array(jenv, $1); %}
+%typemap(out) oompi::rt::status* %{
+  $result = $1 ? oompi::java::status_array(jenv, *$1) : nullptr;
+  delete $1;
+%}
+
+// --- handles are AutoCloseable -------------------------------------------------------------
+// close() frees the MPI handle (facade close) and the native object; a later call on this
+// proxy throws IllegalStateException (the self check below), on other copies of the same
+// handle the facade's closed_error does.
+%define OOMPI_JAVA_CLOSEABLE(CLASS, CONDITION, EXTRA...)
+%typemap(javainterfaces) CLASS "AutoCloseable"
+%rename(closeHandle) CLASS::close;
+%javamethodmodifiers CLASS::close "private";
+%typemap(javacode) CLASS %{
+  /** Frees the MPI handle (if this library made it) and the native object. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (swigCPtr != 0 && CONDITION) {
+      closeHandle();
+      delete();
+    }
+  }
+EXTRA
+%}
+%enddef
+OOMPI_JAVA_CLOSEABLE(oompi::rt::environment, true, )
+OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true, )
+OOMPI_JAVA_CLOSEABLE(oompi::rt::request, true, )
+// Builtin datatypes are shared constants (Datatype.DOUBLE): closing one does nothing.
+OOMPI_JAVA_CLOSEABLE(oompi::rt::datatype, (isNull() || !isBuiltin()),
+  public static final Datatype BYTE = of(TypeKind.BYTE);
+  public static final Datatype INT8 = of(TypeKind.INT8);
+  public static final Datatype UINT8 = of(TypeKind.UINT8);
+  public static final Datatype SHORT = of(TypeKind.INT16);
+  public static final Datatype CHAR = of(TypeKind.UINT16);
+  public static final Datatype INT = of(TypeKind.INT32);
+  public static final Datatype LONG = of(TypeKind.INT64);
+  public static final Datatype FLOAT = of(TypeKind.FLOAT32);
+  public static final Datatype DOUBLE = of(TypeKind.FLOAT64);
+  public static final Datatype BOOLEAN = of(TypeKind.BOOLEAN);
+)
+
+%typemap(javacode) oompi::rt::op %{
+  public static final Op SUM = of(OpKind.SUM);
+  public static final Op PROD = of(OpKind.PROD);
+  public static final Op MAX = of(OpKind.MAX);
+  public static final Op MIN = of(OpKind.MIN);
+  public static final Op LAND = of(OpKind.LAND);
+  public static final Op LOR = of(OpKind.LOR);
+  public static final Op LXOR = of(OpKind.LXOR);
+  public static final Op BAND = of(OpKind.BAND);
+  public static final Op BOR = of(OpKind.BOR);
+  public static final Op BXOR = of(OpKind.BXOR);
+  public static final Op MAXLOC = of(OpKind.MAXLOC);
+  public static final Op MINLOC = of(OpKind.MINLOC);
+%}
+
+%typemap(check) SWIGTYPE *self %{
+  if (!$1) {
+    oompi::java::throw_java(jenv, "java/lang/IllegalStateException",
+                            "oompi: this $*1_ltype has been closed");
+    return $null;
+  }
+%}
+
+// --- loading the native library ------------------------------------------------------------
+%pragma(java) jniclasscode=%{
+  static {
+    NativeLoader.load();
+  }
+%}
+%pragma(java) moduleimports=%{
+%}
+
+// Copy mode for arrays (oompi.arrays=copy): see oompi_java.hpp.
+%inline %{
+namespace oompi::java {
+inline void set_array_copy(bool copy) { g_copy_arrays.store(copy); }
+inline bool array_copy() { return g_copy_arrays.load(); }
+}
+%}
+
+%include "../oompi.i"
+

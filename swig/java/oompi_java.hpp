@@ -1,0 +1,436 @@
+// Support code compiled into the Java wrapper (liboompi_java.so): run-time buffers from Java
+// objects, array pinning, exception translation.
+//
+// Buffers: a Java buffer argument is an Object: a primitive array (blocking calls only) or a
+// direct java.nio buffer (any call; its elements [position, limit)). Arrays are pinned with
+// GetPrimitiveArrayCritical in the `check` typemap, after every argument has been converted,
+// so no JNI call (which could throw) happens while the GC is locked; they are released right
+// after the MPI call, and on the error path before the Java exception is thrown. Every pin is
+// on a thread-local list so that the one shared %exception handler can release them.
+#ifndef OOMPI_SWIG_JAVA_HPP
+#define OOMPI_SWIG_JAVA_HPP
+
+#include <oompi/rt/rt.hpp>
+
+#include <jni.h>
+
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace oompi::java {
+
+// --- exceptions -------------------------------------------------------------------------
+
+inline void throw_java(JNIEnv* env, const char* cls, const std::string& msg) noexcept {
+  if (env->ExceptionCheck()) return;  // keep the first exception
+  jclass c = env->FindClass(cls);
+  if (!c) return;  // FindClass left NoClassDefFoundError pending
+  env->ThrowNew(c, msg.c_str());
+  env->DeleteLocalRef(c);
+}
+
+inline void throw_mpi(JNIEnv* env, const oompi::error& e) noexcept {
+  if (env->ExceptionCheck()) return;
+  jclass c = env->FindClass("org/oompi/MPIException");
+  if (!c) return;
+  jmethodID ctor = env->GetMethodID(c, "<init>", "(Ljava/lang/String;IILjava/lang/String;)V");
+  jstring msg = env->NewStringUTF(e.what());
+  jstring routine = env->NewStringUTF(e.routine().c_str());
+  if (ctor && msg && routine) {
+    auto ex = static_cast<jthrowable>(
+        env->NewObject(c, ctor, msg, static_cast<jint>(e.error_class()), static_cast<jint>(e.code()), routine));
+    if (ex) env->Throw(ex);
+  }
+}
+
+// --- pins ---------------------------------------------------------------------------------
+
+// How blocking calls reach a primitive array: pinned in place (GetPrimitiveArrayCritical,
+// default) or copied into native memory (Get/Set<T>ArrayRegion). Set from Java
+// (system property oompi.arrays=copy) through MPI.setArrayCopy.
+inline std::atomic<bool> g_copy_arrays{false};
+
+struct pin;
+// initial-exec: no __tls_get_addr call on every access (the library is loaded once).
+inline thread_local pin* t_pins __attribute__((tls_model("initial-exec"))) = nullptr;
+
+struct pin {
+  JNIEnv* env = nullptr;
+  jarray array = nullptr;
+  void* ptr = nullptr;
+  bool writable = false;
+  bool copied = false;
+  rt::type_kind kind = rt::type_kind::byte;
+  std::vector<char> copy;
+  pin* next = nullptr;
+
+  pin() = default;
+  pin(const pin&) = delete;
+  pin& operator=(const pin&) = delete;
+  ~pin() { release(); }
+
+  /// Pins (or copies) the array and points b.data at it. False with a Java exception pending.
+  bool acquire(JNIEnv* e, rt::buffer& b) noexcept {
+    env = e;
+    if (g_copy_arrays.load(std::memory_order_relaxed)) {
+      try {
+        copy.resize(static_cast<std::size_t>(b.count * b.extent) + 1);
+      } catch (...) {
+        throw_java(env, "java/lang/OutOfMemoryError", "oompi: no memory to copy the array");
+        return false;
+      }
+      copied = true;
+      ptr = copy.data();
+      region(false);  // also for receives: a shorter message leaves the rest unchanged
+    } else {
+      ptr = env->GetPrimitiveArrayCritical(array, nullptr);
+      if (!ptr) {
+        release_all_except(this);
+        throw_java(env, "java/lang/OutOfMemoryError", "oompi: cannot pin the array");
+        return false;
+      }
+    }
+    b.data = ptr;
+    next = t_pins;
+    t_pins = this;
+    return true;
+  }
+
+  /// Unpins (or copies back). Idempotent; no JNI call that could throw while pinned.
+  void release() noexcept {
+    if (!ptr) return;
+    for (pin** p = &t_pins; *p; p = &(*p)->next)
+      if (*p == this) {
+        *p = next;
+        break;
+      }
+    if (copied) {
+      if (writable) region(true);
+    } else {
+      env->ReleasePrimitiveArrayCritical(array, ptr, writable ? 0 : JNI_ABORT);
+    }
+    ptr = nullptr;
+  }
+
+  static void release_all_except(pin* keep) noexcept {
+    for (pin* p = t_pins; p;) {
+      pin* n = p->next;
+      if (p != keep) p->release();
+      p = n;
+    }
+  }
+
+private:
+  void region(bool back) noexcept {
+    const jsize n = env->GetArrayLength(array);
+    switch (kind) {
+#define OOMPI_JAVA_REGION(K, JT, Name)                                                        \
+  case rt::type_kind::K:                                                                   \
+    if (back)                                                                              \
+      env->Set##Name##ArrayRegion(static_cast<JT##Array>(array), 0, n,                     \
+                                  reinterpret_cast<const JT*>(ptr));                       \
+    else                                                                                   \
+      env->Get##Name##ArrayRegion(static_cast<JT##Array>(array), 0, n, reinterpret_cast<JT*>(ptr)); \
+    break;
+      OOMPI_JAVA_REGION(int8, jbyte, Byte)
+      OOMPI_JAVA_REGION(int16, jshort, Short)
+      OOMPI_JAVA_REGION(uint16, jchar, Char)
+      OOMPI_JAVA_REGION(int32, jint, Int)
+      OOMPI_JAVA_REGION(int64, jlong, Long)
+      OOMPI_JAVA_REGION(float32, jfloat, Float)
+      OOMPI_JAVA_REGION(float64, jdouble, Double)
+      OOMPI_JAVA_REGION(boolean, jboolean, Boolean)
+#undef OOMPI_JAVA_REGION
+      default: break;
+    }
+  }
+};
+
+/// Releases every pin of this thread (the error path of the shared %exception handler).
+inline void release_all() noexcept {
+  while (t_pins) t_pins->release();
+}
+
+// --- classifying buffer objects -------------------------------------------------------------
+
+struct class_info {
+  jclass cls = nullptr;  // global reference
+  rt::type_kind kind = rt::type_kind::byte;
+  bool is_array = false;
+  bool direct = false;
+  bool swapped = false;  // not in native byte order
+  bool read_only = false;
+};
+
+class class_cache {
+public:
+  explicit class_cache(JNIEnv* env) {
+    env->GetJavaVM(&vm);
+    jclass buf = env->FindClass("java/nio/Buffer");
+    buffer_cls = static_cast<jclass>(env->NewGlobalRef(buf));
+    position = env->GetFieldID(buf, "position", "I");
+    limit = env->GetFieldID(buf, "limit", "I");
+    is_direct = env->GetMethodID(buf, "isDirect", "()Z");
+    is_read_only = env->GetMethodID(buf, "isReadOnly", "()Z");
+    const struct {
+      const char* name;
+      rt::type_kind kind;
+    } arrays[] = {{"[D", rt::type_kind::float64}, {"[I", rt::type_kind::int32},
+                  {"[J", rt::type_kind::int64},   {"[F", rt::type_kind::float32},
+                  {"[B", rt::type_kind::int8},    {"[S", rt::type_kind::int16},
+                  {"[C", rt::type_kind::uint16},  {"[Z", rt::type_kind::boolean}};
+    for (const auto& a : arrays) {
+      class_info ci;
+      jclass c = env->FindClass(a.name);
+      ci.cls = static_cast<jclass>(env->NewGlobalRef(c));
+      env->DeleteLocalRef(c);
+      ci.kind = a.kind;
+      ci.is_array = true;
+      add(ci);
+    }
+    env->DeleteLocalRef(buf);
+  }
+
+  /// The info of obj's class, or nullptr with a Java exception pending. A buffer argument is
+  /// usually of the same class as the previous one on this thread: try that first, with one
+  /// JNI call for arrays (primitive array classes have no subclasses) and two for buffers.
+  const class_info* lookup(JNIEnv* env, jobject obj) {
+    static thread_local const class_info* last_array __attribute__((tls_model("initial-exec"))) = nullptr;
+    static thread_local const class_info* last_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
+    if (last_array && env->IsInstanceOf(obj, last_array->cls)) return last_array;
+    if (last_buffer) {
+      // Local reference freed when the native method returns.
+      jclass c = env->GetObjectClass(obj);
+      if (env->IsSameObject(c, last_buffer->cls)) return last_buffer;
+      env->DeleteLocalRef(c);
+    }
+    const class_info* ci = lookup_exact(env, obj);
+    if (ci) (ci->is_array ? last_array : last_buffer) = ci;
+    return ci;
+  }
+
+  const class_info* lookup_exact(JNIEnv* env, jobject obj) {
+    jclass c = env->GetObjectClass(obj);
+    const int n = count_.load(std::memory_order_acquire);
+    for (int i = 0; i < n; ++i)
+      if (env->IsSameObject(c, entries_[i].cls)) {
+        env->DeleteLocalRef(c);
+        return &entries_[i];
+      }
+    const class_info* ci = learn(env, obj, c);
+    env->DeleteLocalRef(c);
+    return ci;
+  }
+
+  JavaVM* vm = nullptr;
+  jclass buffer_cls = nullptr;
+  jfieldID position = nullptr, limit = nullptr;
+
+private:
+  static constexpr int capacity = 64;
+
+  void add(const class_info& ci) {
+    const int n = count_.load(std::memory_order_relaxed);
+    if (n >= capacity) return;  // not cached: looked up again next time
+    entries_[n] = ci;
+    count_.store(n + 1, std::memory_order_release);
+  }
+
+  const class_info* learn(JNIEnv* env, jobject obj, jclass c) {
+    if (!env->IsInstanceOf(obj, buffer_cls)) {
+      jclass cc = env->GetObjectClass(c);
+      jmethodID get_name = env->GetMethodID(cc, "getName", "()Ljava/lang/String;");
+      auto name = static_cast<jstring>(env->CallObjectMethod(c, get_name));
+      std::string n = "?";
+      if (name) {
+        const char* s = env->GetStringUTFChars(name, nullptr);
+        n = s;
+        env->ReleaseStringUTFChars(name, s);
+      }
+      throw_java(env, "java/lang/IllegalArgumentException",
+                 "oompi: a buffer must be a primitive array or a direct java.nio buffer, not " + n);
+      return nullptr;
+    }
+    class_info ci;
+    const struct {
+      const char* name;
+      rt::type_kind kind;
+    } kinds[] = {{"java/nio/ByteBuffer", rt::type_kind::byte},
+                 {"java/nio/DoubleBuffer", rt::type_kind::float64},
+                 {"java/nio/IntBuffer", rt::type_kind::int32},
+                 {"java/nio/LongBuffer", rt::type_kind::int64},
+                 {"java/nio/FloatBuffer", rt::type_kind::float32},
+                 {"java/nio/ShortBuffer", rt::type_kind::int16},
+                 {"java/nio/CharBuffer", rt::type_kind::uint16}};
+    bool found = false;
+    for (const auto& k : kinds) {
+      jclass kc = env->FindClass(k.name);
+      const bool is = env->IsInstanceOf(obj, kc);
+      env->DeleteLocalRef(kc);
+      if (is) {
+        ci.kind = k.kind;
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      throw_java(env, "java/lang/IllegalArgumentException", "oompi: unsupported java.nio buffer type");
+      return nullptr;
+    }
+    ci.direct = env->CallBooleanMethod(obj, is_direct);
+    ci.read_only = env->CallBooleanMethod(obj, is_read_only);
+    if (ci.kind != rt::type_kind::byte) {
+      // The byte order of a view buffer is fixed by its class (…U native, …S swapped).
+      jclass bc = env->GetObjectClass(obj);
+      jmethodID order = env->GetMethodID(bc, "order", "()Ljava/nio/ByteOrder;");
+      jobject o = env->CallObjectMethod(obj, order);
+      jclass bo = env->FindClass("java/nio/ByteOrder");
+      jmethodID native_order = env->GetStaticMethodID(bo, "nativeOrder", "()Ljava/nio/ByteOrder;");
+      jobject no = env->CallStaticObjectMethod(bo, native_order);
+      ci.swapped = !env->IsSameObject(o, no);
+      env->DeleteLocalRef(bc);
+      env->DeleteLocalRef(o);
+      env->DeleteLocalRef(no);
+      env->DeleteLocalRef(bo);
+    }
+    if (env->ExceptionCheck()) return nullptr;
+    std::lock_guard<std::mutex> lock(mutex_);
+    // Re-check under the lock: another thread may have learnt the class meanwhile.
+    const int n = count_.load(std::memory_order_acquire);
+    for (int i = 0; i < n; ++i)
+      if (env->IsSameObject(c, entries_[i].cls)) return &entries_[i];
+    ci.cls = static_cast<jclass>(env->NewGlobalRef(c));
+    if (n >= capacity) {
+      // Full: answer from a thread-local slot (rare; only with very many buffer classes).
+      thread_local class_info spare;
+      spare = ci;
+      return &spare;
+    }
+    add(ci);
+    return &entries_[n];
+  }
+
+  jmethodID is_direct = nullptr, is_read_only = nullptr;
+  class_info entries_[capacity];
+  std::atomic<int> count_{0};
+  std::mutex mutex_;
+};
+
+inline class_cache& classes(JNIEnv* env) {
+  static class_cache* c = new class_cache(env);  // lives as long as the library
+  return *c;
+}
+
+/// Describes a Java buffer object. For an array, `p` records it and the check typemap pins
+/// it. False with a Java exception pending.
+inline bool describe(JNIEnv* env, jobject obj, bool writable, bool async, rt::buffer& b, pin& p) {
+  if (!obj) {
+    throw_java(env, "java/lang/NullPointerException", "oompi: the buffer is null");
+    return false;
+  }
+  class_cache& cc = classes(env);
+  const class_info* ci = cc.lookup(env, obj);
+  if (!ci) return false;
+  b.type = rt::detail::builtin_type(ci->kind);
+  b.extent = rt::detail::builtin_size(ci->kind);
+  if (ci->is_array) {
+    if (async) {
+      throw_java(env, "java/lang/IllegalArgumentException",
+                 "oompi: a Java array can move during garbage collection, so it cannot be used by "
+                 "a nonblocking operation; use a direct buffer (Buffers.newDoubleBuffer(n), "
+                 "ByteBuffer.allocateDirect(n).order(ByteOrder.nativeOrder()))");
+      return false;
+    }
+    b.count = env->GetArrayLength(static_cast<jarray>(obj));
+    b.data = nullptr;  // set by pin::acquire
+    p.array = static_cast<jarray>(obj);
+    p.writable = writable;
+    p.kind = ci->kind;
+    return true;
+  }
+  if (!ci->direct) {
+    throw_java(env, "java/lang/IllegalArgumentException",
+               "oompi: a heap java.nio buffer has no fixed address; use a direct buffer "
+               "(ByteBuffer.allocateDirect, Buffers.new*Buffer) or a primitive array");
+    return false;
+  }
+  if (ci->swapped) {
+    throw_java(env, "java/lang/IllegalArgumentException",
+               "oompi: this buffer is not in native byte order; create it from "
+               "ByteBuffer.allocateDirect(n).order(ByteOrder.nativeOrder()) or with "
+               "Buffers.new*Buffer(n)");
+    return false;
+  }
+  if (writable && ci->read_only) {
+    throw_java(env, "java/lang/IllegalArgumentException",
+               "oompi: cannot receive into a read-only buffer");
+    return false;
+  }
+  char* base = static_cast<char*>(env->GetDirectBufferAddress(obj));
+  const jint pos = env->GetIntField(obj, cc.position);
+  const jint lim = env->GetIntField(obj, cc.limit);
+  b.data = base + static_cast<std::int64_t>(pos) * b.extent;
+  b.count = lim - pos;
+  return true;
+}
+
+/// Keeps a direct buffer reachable (so its memory is not freed) until the request completes.
+struct global_ref_keep final : rt::keep_alive {
+  JavaVM* vm;
+  jobject ref;
+  global_ref_keep(JNIEnv* env, jobject obj) : ref(env->NewGlobalRef(obj)) { env->GetJavaVM(&vm); }
+  ~global_ref_keep() override {
+    JNIEnv* env = nullptr;
+    if (vm->GetEnv(reinterpret_cast<void**>(&env), JNI_VERSION_1_6) != JNI_OK &&
+        vm->AttachCurrentThreadAsDaemon(reinterpret_cast<void**>(&env), nullptr) != JNI_OK)
+      return;
+    env->DeleteGlobalRef(ref);
+  }
+};
+
+/// A status as the long[] that org.oompi.Status is made from: {source, tag, error, cancelled,
+/// count in bytes}.
+inline jlongArray status_array(JNIEnv* env, const rt::status& s) noexcept {
+  jlongArray a = env->NewLongArray(5);
+  if (!a) return nullptr;  // OutOfMemoryError pending
+  const jlong v[5] = {s.source(), s.tag(), s.error(), s.cancelled() ? 1 : 0, s.count_bytes()};
+  env->SetLongArrayRegion(a, 0, 5, v);
+  return a;
+}
+
+/// Turns the C++ exception in flight into a pending Java exception (pins released first).
+inline void translate(JNIEnv* env) noexcept {
+  release_all();
+  try {
+    throw;
+  } catch (const oompi::error& e) {
+    throw_mpi(env, e);
+  } catch (const oompi::rt::closed_error& e) {
+    throw_java(env, "java/lang/IllegalStateException", e.what());
+  } catch (const std::out_of_range& e) {
+    throw_java(env, "java/lang/IndexOutOfBoundsException", e.what());
+  } catch (const std::invalid_argument& e) {
+    throw_java(env, "java/lang/IllegalArgumentException", e.what());
+  } catch (const std::length_error& e) {
+    throw_java(env, "java/lang/IllegalArgumentException", e.what());
+  } catch (const std::domain_error& e) {
+    throw_java(env, "java/lang/IllegalArgumentException", e.what());
+  } catch (const std::logic_error& e) {
+    throw_java(env, "java/lang/IllegalStateException", e.what());
+  } catch (const std::range_error& e) {
+    throw_java(env, "java/lang/ArithmeticException", e.what());
+  } catch (const std::bad_alloc&) {
+    throw_java(env, "java/lang/OutOfMemoryError", "oompi: out of native memory");
+  } catch (const std::exception& e) {
+    throw_java(env, "java/lang/RuntimeException", e.what());
+  } catch (...) {
+    throw_java(env, "java/lang/RuntimeException", "oompi: unknown C++ exception");
+  }
+}
+
+}  // namespace oompi::java
+
+#endif  // OOMPI_SWIG_JAVA_HPP

@@ -1,0 +1,70 @@
+package org.oompi;
+
+import java.io.File;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Finds and loads liboompi_java.so, in this order: the system property {@code oompi.library}
+ * (a full path); the file beside oompi.jar; the copy inside the jar (extracted to a temporary
+ * file); {@code java.library.path}. So {@code java -cp oompi.jar:. App} needs nothing else.
+ */
+final class NativeLoader {
+  static final String LIBRARY = "oompi_java";
+  private static boolean loaded;
+
+  private NativeLoader() {}
+
+  static synchronized void load() {
+    if (loaded) return;
+    String explicit = System.getProperty("oompi.library");
+    if (explicit != null) {
+      System.load(explicit);
+    } else if (!loadBesideJar() && !loadFromJar()) {
+      System.loadLibrary(LIBRARY);
+    }
+    loaded = true;
+    if ("copy".equals(System.getProperty("oompi.arrays"))) MPI.setArrayCopy(true);
+  }
+
+  private static boolean loadBesideJar() {
+    try {
+      var source = NativeLoader.class.getProtectionDomain().getCodeSource();
+      if (source == null) return false;
+      File location = new File(source.getLocation().toURI());
+      File dir = location.isDirectory() ? location : location.getParentFile();
+      File lib = new File(dir, System.mapLibraryName(LIBRARY));
+      if (!lib.isFile()) return false;
+      System.load(lib.getAbsolutePath());
+      return true;
+    } catch (URISyntaxException | SecurityException e) {
+      return false;
+    }
+  }
+
+  private static boolean loadFromJar() {
+    String name = System.mapLibraryName(LIBRARY);
+    String resource = "/org/oompi/native/" + platform() + "/" + name;
+    try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
+      if (in == null) return false;
+      Path dir = Files.createTempDirectory("oompi");
+      dir.toFile().deleteOnExit();  // registered first: deleted last, once it is empty
+      Path lib = dir.resolve(name);
+      Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
+      lib.toFile().deleteOnExit();
+      System.load(lib.toAbsolutePath().toString());
+      return true;
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+
+  static String platform() {
+    String os = System.getProperty("os.name").toLowerCase().replaceAll("[^a-z0-9]", "");
+    String arch = System.getProperty("os.arch").replace("amd64", "x86_64");
+    return os + "-" + arch;
+  }
+}

@@ -1,0 +1,65 @@
+package org.oompi;
+
+/**
+ * The status of a completed receive or probe: source, tag, error and size of the message. A
+ * plain value (no native memory), made for every receive.
+ */
+public final class Status {
+  private final int source;
+  private final int tag;
+  private final int error;
+  private final boolean cancelled;
+  private final long countBytes;
+
+  /** From the native status: {source, tag, error, cancelled, count in bytes}. */
+  Status(long[] raw) {
+    source = (int) raw[0];
+    tag = (int) raw[1];
+    error = (int) raw[2];
+    cancelled = raw[3] != 0;
+    countBytes = raw[4];
+  }
+
+  public int getSource() {
+    return source;
+  }
+
+  public int getTag() {
+    return tag;
+  }
+
+  /** The error code of the operation (MPI.SUCCESS when it succeeded). */
+  public int getError() {
+    return error;
+  }
+
+  public boolean isCancelled() {
+    return cancelled;
+  }
+
+  /** Bytes of data in the message. */
+  public long getCountBytes() {
+    return countBytes;
+  }
+
+  /**
+   * Whole elements of {@code type} in the message.
+   *
+   * @throws ArithmeticException when the message is not a whole number of them
+   */
+  public long getCount(Datatype type) {
+    long size = type.getSize();
+    if (size == 0) return 0;
+    if (countBytes % size != 0) {
+      throw new ArithmeticException("Status.getCount: the message (" + countBytes
+          + " bytes) is not a whole number of elements of " + size + " bytes");
+    }
+    return countBytes / size;
+  }
+
+  @Override
+  public String toString() {
+    return "Status(source=" + source + ", tag=" + tag + ", error=" + error + ", bytes="
+        + countBytes + (cancelled ? ", cancelled" : "") + ")";
+  }
+}

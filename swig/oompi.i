@@ -1,0 +1,85 @@
+// Shared body of the oompi bindings. Included by the per-language entry files
+// (java/java.i, csharp/csharp.i, python/python.i), which first define:
+//   OOMPI_TRANSLATE_EXCEPTION  turn the C++ exception in flight into the language's exception
+//   OOMPI_FAIL                 leave the wrapper after that (return $null; / SWIG_fail;)
+//   OOMPI_AFTER_ACTION         run right after a successful call (Java: unpin arrays)
+// and their typemaps for the run-time buffers (oompi::rt::buffer / async_buffer), the rename
+// rule of the language, and the managed helper code.
+//
+// To add an API function: declare it in the facade (src/include/oompi/rt/*.hpp) with buffer
+// parameters typed by direction (const buffer& / buffer& / const async_buffer& /
+// async_buffer&), implement it in src/*.cpp, and it appears in all three languages with their
+// naming rule and exception mapping. See docs/bindings.md.
+
+%{
+#include <oompi/rt/rt.hpp>
+%}
+
+%include <std_string.i>
+%include <stdint.i>
+
+// One exception handler for every wrapped call.
+%exception {
+  try {
+    $action
+    OOMPI_AFTER_ACTION
+  } catch (...) {
+    OOMPI_TRANSLATE_EXCEPTION;
+    OOMPI_FAIL
+  }
+}
+
+// --- constants ---------------------------------------------------------------------------
+%constant int any_source = MPI_ANY_SOURCE;
+%constant int any_tag = MPI_ANY_TAG;
+%constant int proc_null = MPI_PROC_NULL;
+%constant int root = MPI_ROOT;
+%constant int success = MPI_SUCCESS;
+// MPI error classes (compare with the exception's error class).
+%constant int err_buffer = MPI_ERR_BUFFER;
+%constant int err_count = MPI_ERR_COUNT;
+%constant int err_type = MPI_ERR_TYPE;
+%constant int err_tag = MPI_ERR_TAG;
+%constant int err_comm = MPI_ERR_COMM;
+%constant int err_rank = MPI_ERR_RANK;
+%constant int err_request = MPI_ERR_REQUEST;
+%constant int err_root = MPI_ERR_ROOT;
+%constant int err_group = MPI_ERR_GROUP;
+%constant int err_op = MPI_ERR_OP;
+%constant int err_topology = MPI_ERR_TOPOLOGY;
+%constant int err_dims = MPI_ERR_DIMS;
+%constant int err_arg = MPI_ERR_ARG;
+%constant int err_unknown = MPI_ERR_UNKNOWN;
+%constant int err_truncate = MPI_ERR_TRUNCATE;
+%constant int err_other = MPI_ERR_OTHER;
+%constant int err_intern = MPI_ERR_INTERN;
+%constant int err_in_status = MPI_ERR_IN_STATUS;
+%constant int err_pending = MPI_ERR_PENDING;
+
+// --- the facade ----------------------------------------------------------------------------
+// Buffers never become proxy classes: each language's typemaps build them.
+namespace oompi { namespace rt { struct buffer; struct async_buffer; class status; } }
+%ignore oompi::rt::type_kind_count;
+%ignore oompi::rt::environment::environment(const environment&);
+
+// A status is a value: each language maps it (and status*, nullptr meaning "none yet") to a
+// value type of its own with typemaps, never to a proxy object with a finalizer.
+%ignore oompi::rt::status;
+
+// Getters become properties (C#, Python) or getX() methods (Java).
+%include <attribute.i>
+%attribute(oompi::rt::comm, int, rank, rank);
+%attribute(oompi::rt::comm, int, size, size);
+%attribute(oompi::rt::environment, oompi::rt::thread_level, provided, provided);
+%attribute(oompi::rt::environment, bool, owns_mpi, owns_mpi);
+%attribute(oompi::rt::datatype, int64_t, size, size);
+%attribute(oompi::rt::datatype, int64_t, extent, extent);
+%attributestring(oompi::rt::datatype, std::string, name, name);
+
+%include <oompi/rt/common.hpp>
+%include <oompi/rt/datatype.hpp>
+%include <oompi/rt/op.hpp>
+%include <oompi/rt/status.hpp>
+%include <oompi/rt/request.hpp>
+%include <oompi/rt/comm.hpp>
+%include <oompi/rt/environment.hpp>

@@ -1,0 +1,71 @@
+"""oompi: object-oriented MPI for Python, on the same C++ core as the C++, Java and C# APIs.
+
+    import numpy as np, oompi
+    with oompi.Environment():
+        world = oompi.Comm.world()
+        data = np.arange(4.0)
+        world.send(data, (world.rank + 1) % world.size)  # buffer, dest[, tag]
+
+Run with ``mpirun -np 4 python3 app.py``. Buffers are anything with the buffer protocol (NumPy
+arrays and their contiguous slices, bytearray, memoryview), used in place; the MPI datatype
+comes from the buffer's format. Errors: MPI failures raise ``oompi.MPIError`` (with
+``error_class``), bad input raises ValueError / IndexError / TypeError, a closed handle
+``oompi.ClosedError``.
+"""
+
+from .core import (  # noqa: F401
+    ANY_SOURCE,
+    ANY_TAG,
+    PROC_NULL,
+    ROOT,
+    SUCCESS,
+    ClosedError,
+    Comm,
+    Datatype,
+    Environment,
+    MPIError,
+    Op,
+    Request,
+    Status,
+    TestSupport,
+)
+from . import core as _core
+import enum as _enum
+
+
+def _enum_of(name):
+    # SWIG gives a C++ enum class as flat constants (TypeKind_FLOAT64): make it an IntEnum.
+    prefix = name + "_"
+    members = {k[len(prefix):]: v for k, v in vars(_core).items() if k.startswith(prefix)}
+    return _enum.IntEnum(name, members, module=__name__)
+
+
+ThreadLevel = _enum_of("ThreadLevel")
+TypeKind = _enum_of("TypeKind")
+OpKind = _enum_of("OpKind")
+
+# MPI error classes: oompi.ERR_TRUNCATE, ...
+globals().update({k: v for k, v in vars(_core).items() if k.startswith("ERR_")})
+
+# Predefined datatypes and ops, as module and class attributes: oompi.DOUBLE, Datatype.DOUBLE.
+_TYPES = {
+    "BYTE": TypeKind.BYTE, "INT8": TypeKind.INT8, "UINT8": TypeKind.UINT8,
+    "INT16": TypeKind.INT16, "UINT16": TypeKind.UINT16, "INT32": TypeKind.INT32,
+    "UINT32": TypeKind.UINT32, "INT64": TypeKind.INT64, "UINT64": TypeKind.UINT64,
+    "FLOAT": TypeKind.FLOAT32, "DOUBLE": TypeKind.FLOAT64, "BOOL": TypeKind.BOOLEAN,
+    "COMPLEX": TypeKind.COMPLEX64, "DOUBLE_COMPLEX": TypeKind.COMPLEX128,
+}
+for _name, _kind in _TYPES.items():
+    _t = Datatype.of(_kind)
+    globals()[_name] = _t
+    setattr(Datatype, _name, _t)
+
+for _name in ("SUM", "PROD", "MAX", "MIN", "LAND", "LOR", "LXOR", "BAND", "BOR", "BXOR",
+              "MAXLOC", "MINLOC", "REPLACE", "NO_OP"):
+    _op = Op.of(getattr(OpKind, _name))
+    globals()[_name] = _op
+    setattr(Op, _name, _op)
+del _name, _kind, _t, _op
+
+wtime = Environment.wtime
+wtick = Environment.wtick

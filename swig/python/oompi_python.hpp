@@ -1,0 +1,225 @@
+// Support code compiled into the Python extension (oompi/_core): run-time buffers from
+// buffer-protocol objects, exception translation.
+//
+// Any object with the buffer protocol (NumPy arrays incl. slices, bytearray, memoryview,
+// array.array) is used in place: PyObject_GetBuffer(C_CONTIGUOUS | FORMAT [| WRITABLE]), the
+// datatype inferred from the format. Blocking calls hold the Py_buffer for the call (released
+// by the typemap's local); nonblocking calls move it into the request, which releases it (with
+// the GIL) when the operation completes.
+#ifndef OOMPI_SWIG_PYTHON_HPP
+#define OOMPI_SWIG_PYTHON_HPP
+
+#include <Python.h>
+
+#include <oompi/rt/rt.hpp>
+
+#include <string>
+
+namespace oompi::python {
+
+// Exception classes, created when the module initialises (see python.i).
+inline PyObject* g_mpi_error = nullptr;     // oompi.MPIError(RuntimeError)
+inline PyObject* g_closed_error = nullptr;  // oompi.ClosedError(RuntimeError)
+inline PyTypeObject* g_status_type = nullptr;  // oompi.Status (struct sequence)
+
+inline PyTypeObject* make_status_type() {
+  static PyStructSequence_Field fields[] = {
+      {const_cast<char*>("source"), const_cast<char*>("rank of the sender")},
+      {const_cast<char*>("tag"), const_cast<char*>("tag of the message")},
+      {const_cast<char*>("error"), const_cast<char*>("error code (oompi.SUCCESS)")},
+      {const_cast<char*>("count_bytes"), const_cast<char*>("bytes of data in the message")},
+      {const_cast<char*>("cancelled"), const_cast<char*>("was the operation cancelled")},
+      {nullptr, nullptr}};
+  static PyStructSequence_Desc desc = {
+      const_cast<char*>("oompi.Status"),
+      const_cast<char*>("The status of a completed receive or probe (a plain value)."), fields, 5};
+  return PyStructSequence_NewType(&desc);
+}
+
+inline PyObject* make_status(const rt::status& s) {
+  PyObject* o = PyStructSequence_New(g_status_type);
+  if (!o) return nullptr;
+  PyStructSequence_SET_ITEM(o, 0, PyLong_FromLong(s.source()));
+  PyStructSequence_SET_ITEM(o, 1, PyLong_FromLong(s.tag()));
+  PyStructSequence_SET_ITEM(o, 2, PyLong_FromLong(s.error()));
+  PyStructSequence_SET_ITEM(o, 3, PyLong_FromLongLong(s.count_bytes()));
+  PyStructSequence_SET_ITEM(o, 4, PyBool_FromLong(s.cancelled()));
+  return o;
+}
+
+/// The element kind of a buffer format (struct module syntax); false when unsupported.
+inline bool kind_of_format(const char* fmt, Py_ssize_t itemsize, rt::type_kind& kind) {
+  if (!fmt) {
+    kind = rt::type_kind::uint8;  // plain bytes
+    return itemsize == 1;
+  }
+  char order = '@';
+  if (*fmt == '@' || *fmt == '=' || *fmt == '<' || *fmt == '>' || *fmt == '!') order = *fmt++;
+  const bool little = PY_LITTLE_ENDIAN;
+  if ((order == '>' || order == '!') && little) return false;
+  if (order == '<' && !little) return false;
+  if (fmt[0] == 'Z' && fmt[2] == '\0') {
+    if (fmt[1] == 'f' && itemsize == 8) return kind = rt::type_kind::complex64, true;
+    if (fmt[1] == 'd' && itemsize == 16) return kind = rt::type_kind::complex128, true;
+    return false;
+  }
+  if (fmt[0] == '\0' || fmt[1] != '\0') return false;  // structured formats: not yet
+  const char c = fmt[0];
+  switch (c) {
+    case 'f': return itemsize == 4 ? (kind = rt::type_kind::float32, true) : false;
+    case 'd': return itemsize == 8 ? (kind = rt::type_kind::float64, true) : false;
+    case '?': return itemsize == 1 ? (kind = rt::type_kind::boolean, true) : false;
+    case 'c': return itemsize == 1 ? (kind = rt::type_kind::byte, true) : false;
+    case 'b': case 'h': case 'i': case 'l': case 'q': case 'n':
+      switch (itemsize) {
+        case 1: kind = rt::type_kind::int8; return true;
+        case 2: kind = rt::type_kind::int16; return true;
+        case 4: kind = rt::type_kind::int32; return true;
+        case 8: kind = rt::type_kind::int64; return true;
+      }
+      return false;
+    case 'B': case 'H': case 'I': case 'L': case 'Q': case 'N':
+      switch (itemsize) {
+        case 1: kind = rt::type_kind::uint8; return true;
+        case 2: kind = rt::type_kind::uint16; return true;
+        case 4: kind = rt::type_kind::uint32; return true;
+        case 8: kind = rt::type_kind::uint64; return true;
+      }
+      return false;
+  }
+  return false;
+}
+
+/// Gets a C-contiguous buffer with its format; on failure sets a clear Python exception.
+inline bool get_view(PyObject* obj, bool writable, Py_buffer& view) {
+  const int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+  if (PyObject_GetBuffer(obj, &view, flags) == 0) return true;
+  if (!PyObject_CheckBuffer(obj)) {
+    PyErr_Format(PyExc_TypeError,
+                 "oompi: expected an object with the buffer protocol (NumPy array, bytearray, "
+                 "memoryview), not '%.200s'",
+                 Py_TYPE(obj)->tp_name);
+    return false;
+  }
+  // Say why: read-only, or not contiguous.
+  PyErr_Clear();
+  Py_buffer probe;
+  if (writable && PyObject_GetBuffer(obj, &probe, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0) {
+    PyBuffer_Release(&probe);
+    PyErr_Format(PyExc_ValueError,
+                 "oompi: cannot receive into a read-only buffer ('%.200s'); use a bytearray or a "
+                 "writable NumPy array",
+                 Py_TYPE(obj)->tp_name);
+    return false;
+  }
+  PyErr_Clear();
+  PyErr_SetString(PyExc_ValueError,
+                  "oompi: the buffer is not C-contiguous; pass a contiguous array "
+                  "(numpy.ascontiguousarray) or a contiguous slice");
+  return false;
+}
+
+/// Fills b from a held view; false (with ValueError) for an unsupported format.
+inline bool describe(const Py_buffer& view, rt::buffer& b) {
+  rt::type_kind kind;
+  if (!kind_of_format(view.format, view.itemsize, kind)) {
+    PyErr_Format(PyExc_ValueError,
+                 "oompi: unsupported buffer format '%.50s' (item size %zd); use a buffer of a "
+                 "builtin numeric type in native byte order",
+                 view.format ? view.format : "B", view.itemsize);
+    return false;
+  }
+  b.data = view.buf;
+  b.type = rt::detail::builtin_type(kind);
+  b.extent = view.itemsize;
+  b.count = view.itemsize ? view.len / view.itemsize : 0;
+  return true;
+}
+
+/// A Py_buffer held for the duration of one blocking call (a typemap local).
+struct view_guard {
+  Py_buffer view;
+  bool held = false;
+  view_guard() = default;
+  view_guard(const view_guard&) = delete;
+  view_guard& operator=(const view_guard&) = delete;
+  ~view_guard() {
+    if (held) PyBuffer_Release(&view);  // the wrapper holds the GIL again here
+  }
+  bool get(PyObject* obj, bool writable, rt::buffer& b) {
+    if (!get_view(obj, writable, view)) return false;
+    held = true;
+    return describe(view, b);
+  }
+};
+
+/// A Py_buffer owned by a pending request; released with the GIL when it completes.
+struct held_view final : rt::keep_alive {
+  Py_buffer view;
+  ~held_view() override {
+    if (!Py_IsInitialized()) return;  // interpreter gone: nothing to release into
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyBuffer_Release(&view);
+    PyGILState_Release(g);
+  }
+};
+
+inline bool get_async(PyObject* obj, bool writable, rt::async_buffer& b) {
+  auto keep = std::make_unique<held_view>();
+  if (!get_view(obj, writable, keep->view)) {
+    keep.reset();  // nothing held: the destructor must not release
+    return false;
+  }
+  if (!describe(keep->view, b)) return false;  // keep's destructor releases the view
+  b.keep = std::move(keep);
+  return true;
+}
+
+inline void raise_mpi(const oompi::error& e) {
+  PyObject* exc = PyObject_CallFunction(g_mpi_error, "s", e.what());
+  if (!exc) return;
+  PyObject* cls = PyLong_FromLong(e.error_class());
+  PyObject* code = PyLong_FromLong(e.code());
+  PyObject* routine = PyUnicode_FromString(e.routine().c_str());
+  if (cls) PyObject_SetAttrString(exc, "error_class", cls);
+  if (code) PyObject_SetAttrString(exc, "error_code", code);
+  if (routine) PyObject_SetAttrString(exc, "routine", routine);
+  Py_XDECREF(cls);
+  Py_XDECREF(code);
+  Py_XDECREF(routine);
+  PyErr_SetObject(g_mpi_error, exc);
+  Py_DECREF(exc);
+}
+
+/// Turns the C++ exception in flight into a Python exception (called with the GIL held).
+inline void translate() {
+  try {
+    throw;
+  } catch (const oompi::error& e) {
+    raise_mpi(e);
+  } catch (const rt::closed_error& e) {
+    PyErr_SetString(g_closed_error, e.what());
+  } catch (const std::out_of_range& e) {
+    PyErr_SetString(PyExc_IndexError, e.what());
+  } catch (const std::invalid_argument& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const std::length_error& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const std::domain_error& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const std::logic_error& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (const std::range_error& e) {
+    PyErr_SetString(PyExc_ArithmeticError, e.what());
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    PyErr_SetString(PyExc_RuntimeError, "oompi: unknown C++ exception");
+  }
+}
+
+}  // namespace oompi::python
+
+#endif  // OOMPI_SWIG_PYTHON_HPP

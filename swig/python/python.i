@@ -1,0 +1,177 @@
+// Python entry file: package oompi, extension module oompi._core (wrapped by oompi/core.py),
+// built with threads (the GIL is released in every call except the trivial ones below).
+// Naming: snake_case functions (the facade's own names), PascalCase classes, UPPER_CASE
+// constants and enum items.
+%module(package="oompi", directors="1", threads="1") core
+
+%{
+#include "oompi_python.hpp"
+%}
+
+%define OOMPI_TRANSLATE_EXCEPTION oompi::python::translate() %enddef
+%define OOMPI_FAIL SWIG_fail; %enddef
+%define OOMPI_AFTER_ACTION %enddef
+
+// One wrapper per function with optional arguments (no overload dispatch on the hot path).
+// Positional arguments only: SWIG's keyword parsing (PyArg_ParseTupleAndKeywords) cost ~20% of
+// an 8-byte sendrecv here. A faster calling convention (-builtin / vectorcall) can bring
+// keywords back.
+%feature("compactdefaultargs");
+
+// --- naming ------------------------------------------------------------------------------
+%rename("%(camelcase)s", %$isclass) "";
+%rename("%(camelcase)s", %$isenum) "";
+%rename("%(upper)s", %$isenumitem) "";
+%rename("%(upper)s", %$isconstant) "";
+// `self` names the instance in Python methods; PEP 8's trailing underscore for the clash.
+%rename(self_) oompi::rt::comm::self;
+// Python slices buffers itself (a[2:5], memoryview(b)[2:5]): no offset/count variants.
+%ignore oompi::rt::comm::send_part;
+%ignore oompi::rt::comm::recv_part;
+
+// Calls too short to be worth releasing the GIL (~30 ns each way).
+%feature("nothreadallow") oompi::rt::comm::rank;
+%feature("nothreadallow") oompi::rt::comm::size;
+%feature("nothreadallow") oompi::rt::comm::is_null;
+%feature("nothreadallow") oompi::rt::comm::world;
+%feature("nothreadallow") oompi::rt::comm::self;
+%feature("nothreadallow") oompi::rt::status::source;
+%feature("nothreadallow") oompi::rt::status::tag;
+%feature("nothreadallow") oompi::rt::status::error;
+%feature("nothreadallow") oompi::rt::datatype::of;
+%feature("nothreadallow") oompi::rt::datatype::is_null;
+%feature("nothreadallow") oompi::rt::op::of;
+%feature("nothreadallow") oompi::rt::request::is_pending;
+%feature("nothreadallow") oompi::rt::environment::wtime;
+%feature("nothreadallow") oompi::rt::environment::wtick;
+%feature("nothreadallow") oompi::rt::environment::initialized;
+%feature("nothreadallow") oompi::rt::environment::finalized;
+
+// --- run-time buffers: anything with the buffer protocol ----------------------------------
+%typemap(in) const oompi::rt::buffer& (oompi::rt::buffer tmp, oompi::python::view_guard view) %{
+  if (!view.get($input, false, tmp)) SWIG_fail;
+  $1 = &tmp;
+%}
+%typemap(in) oompi::rt::buffer& (oompi::rt::buffer tmp, oompi::python::view_guard view) %{
+  if (!view.get($input, true, tmp)) SWIG_fail;
+  $1 = &tmp;
+%}
+%typemap(in) const oompi::rt::async_buffer& (oompi::rt::async_buffer tmp) %{
+  if (!oompi::python::get_async($input, false, tmp)) SWIG_fail;
+  $1 = &tmp;
+%}
+%typemap(in) oompi::rt::async_buffer& (oompi::rt::async_buffer tmp) %{
+  if (!oompi::python::get_async($input, true, tmp)) SWIG_fail;
+  $1 = &tmp;
+%}
+
+// --- statuses: a struct sequence (oompi.Status), no SWIG proxy --------------------------------
+%typemap(out) oompi::rt::status %{
+  $result = oompi::python::make_status($1);
+  if (!$result) SWIG_fail;
+%}
+%typemap(out) oompi::rt::status* %{
+  if ($1) {
+    $result = oompi::python::make_status(*$1);
+    delete $1;
+    if (!$result) SWIG_fail;
+  } else {
+    $result = SWIG_Py_Void();
+  }
+%}
+
+// --- exceptions ----------------------------------------------------------------------------
+%init %{
+  oompi::python::g_mpi_error = PyErr_NewExceptionWithDoc(
+      "oompi.MPIError",
+      "An MPI call failed: error_class (compare with oompi.ERR_*), error_code, routine.",
+      PyExc_RuntimeError, NULL);
+  oompi::python::g_closed_error = PyErr_NewExceptionWithDoc(
+      "oompi.ClosedError", "A handle was used after close().", PyExc_RuntimeError, NULL);
+  oompi::python::g_status_type = oompi::python::make_status_type();
+  if (oompi::python::g_status_type) {
+    Py_INCREF(oompi::python::g_status_type);
+    PyModule_AddObject(m, "Status", (PyObject*)oompi::python::g_status_type);
+  }
+  if (oompi::python::g_mpi_error) {
+    Py_INCREF(oompi::python::g_mpi_error);
+    PyModule_AddObject(m, "MPIError", oompi::python::g_mpi_error);
+  }
+  if (oompi::python::g_closed_error) {
+    Py_INCREF(oompi::python::g_closed_error);
+    PyModule_AddObject(m, "ClosedError", oompi::python::g_closed_error);
+  }
+%}
+
+// --- context managers ------------------------------------------------------------------------
+%define OOMPI_PY_CLOSEABLE(CLASS)
+%extend CLASS {
+%pythoncode %{
+  def __enter__(self):
+      return self
+
+  def __exit__(self, exc_type, exc, tb):
+      self.close()
+      return False
+%}
+}
+%enddef
+OOMPI_PY_CLOSEABLE(oompi::rt::comm)
+OOMPI_PY_CLOSEABLE(oompi::rt::datatype)
+OOMPI_PY_CLOSEABLE(oompi::rt::request)
+
+%extend oompi::rt::environment {
+%pythoncode %{
+  def __enter__(self):
+      return self
+
+  def __exit__(self, exc_type, exc, tb):
+      if exc_type is not None and Environment.initialized() and not Environment.finalized():
+          # Leaving by an exception: finalizing would leave the other ranks waiting in their
+          # next collective. Say why, then abort the whole job (like the C++ environment).
+          import sys, traceback
+          traceback.print_exception(exc_type, exc, tb)
+          sys.stderr.flush()
+          Environment.abort(1)
+      self.close()
+      return False
+
+  finalize = close
+%}
+}
+%pythonappend oompi::rt::environment::environment %{
+    _environments.append(self)
+%}
+%pythoncode %{
+MPIError = _core.MPIError
+ClosedError = _core.ClosedError
+Status = _core.Status
+
+
+def _status_get_count(self, datatype):
+    """Whole elements of `datatype` in the message (count_bytes / datatype.size)."""
+    size = datatype.size
+    if size == 0:
+        return 0
+    if self.count_bytes % size:
+        raise ArithmeticError(
+            f"Status.get_count: the message ({self.count_bytes} bytes) is not a whole number "
+            f"of elements of {size} bytes")
+    return self.count_bytes // size
+
+
+Status.get_count = _status_get_count
+
+import atexit as _atexit
+
+_environments = []
+
+
+@_atexit.register
+def _finalize_at_exit():
+    # An environment nobody closed: finalize MPI at interpreter exit.
+    for env in reversed(_environments):
+        env.close()
+%}
+
+%include "../oompi.i"

@@ -724,22 +724,6 @@ void CEREAL_LOAD_FUNCTION_NAME(input_archive& ar, std::unique_ptr<T, D>& p) {
   if (auto* obj = ar.read_unique(p)) ar(*obj);
 }
 
-// Raw pointers: who owns the target is unknown, so they are refused.
-template <class T>
-void CEREAL_SAVE_FUNCTION_NAME(output_archive&, T* const&) {
-  static_assert(oompi::detail::codec_always_false_v<T>,
-                "oompi: raw pointers do not travel (who would own the received object?). Use "
-                "std::shared_ptr or std::unique_ptr, or leave the field out of "
-                "OOMPI_TRANSPORTABLE");
-}
-template <class T>
-void CEREAL_LOAD_FUNCTION_NAME(input_archive&, T*&) {
-  static_assert(oompi::detail::codec_always_false_v<T>,
-                "oompi: raw pointers do not travel (who would own the received object?). Use "
-                "std::shared_ptr or std::unique_ptr, or leave the field out of "
-                "OOMPI_TRANSPORTABLE");
-}
-
 // ---------------------------------------------------------------------------------------------
 // OOMPI_TRANSPORTABLE types: the listed fields in order. When the last field refers to the same
 // type, the loop below follows it instead of recursing (same bytes as recursion: the referenced
@@ -790,6 +774,10 @@ struct packed_array<std::string> : std::true_type {};
 
 template <class F>
 [[gnu::always_inline]] inline void save_field(output_archive& ar, const F& f) {
+  static_assert(!std::is_pointer_v<F>,
+                "oompi: raw pointers do not travel (who would own the received object?). Use "
+                "std::shared_ptr or std::unique_ptr, or leave the field out of "
+                "OOMPI_TRANSPORTABLE");
   if constexpr (std::is_arithmetic_v<F> && !std::is_same_v<F, bool> &&
                 !std::is_same_v<F, long double>) {
     ar.write_value(f);
@@ -801,6 +789,10 @@ template <class F>
 }
 template <class F>
 [[gnu::always_inline]] inline void load_field(input_archive& ar, F& f) {
+  static_assert(!std::is_pointer_v<F>,
+                "oompi: raw pointers do not travel (who would own the received object?). Use "
+                "std::shared_ptr or std::unique_ptr, or leave the field out of "
+                "OOMPI_TRANSPORTABLE");
   if constexpr (std::is_arithmetic_v<F> && !std::is_same_v<F, bool> &&
                 !std::is_same_v<F, long double>) {
     f = ar.read_value<F>();

@@ -50,6 +50,18 @@ public:
   message mprobe(int tag = any_tag) const { return comm_->mprobe(rank_, tag); }
   std::optional<message> improbe(int tag = any_tag) const { return comm_->improbe(rank_, tag); }
 
+  // Object graphs (need #include <oompi/serialization.hpp>).
+  template <class T>
+  void osend(const T& obj, int tag = 0) const { comm_->osend(obj, rank_, tag); }
+  template <class T>
+  status orecv(T& obj, int tag = any_tag) const { return comm_->orecv(obj, rank_, tag); }
+  template <class T>
+  T orecv(int tag = any_tag) const { return comm_->template orecv<T>(rank_, tag); }
+  template <class T>
+  request iosend(const T& obj, int tag = 0) const { return comm_->iosend(obj, rank_, tag); }
+  template <class T>
+  object_future<T> iorecv(int tag = any_tag) const { return comm_->template iorecv<T>(rank_, tag); }
+
   /// Sends with tag 0.
   template <class B>
   const port& operator<<(const B& buf) const {

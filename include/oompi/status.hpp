@@ -28,9 +28,10 @@ public:
     s_.MPI_ERROR = MPI_SUCCESS;
   }
   explicit status(const MPI_Status& s) noexcept : s_(s) {}
-  /// For MPI to fill: no fields are written (a receive sets all of them).
+  /// For a receive to fill: MPI sets source, tag and count, but not MPI_ERROR for a single
+  /// completion, so only that field is written here.
   struct uninitialized_t {};
-  explicit status(uninitialized_t) noexcept {}
+  explicit status(uninitialized_t) noexcept { s_.MPI_ERROR = MPI_SUCCESS; }
 
   int source() const noexcept { return s_.MPI_SOURCE; }
   int tag() const noexcept { return s_.MPI_TAG; }

@@ -1,6 +1,7 @@
 #include <oompi/rt/comm.hpp>
 
 #include "detail/comm_state.hpp"
+#include "detail/message_state.hpp"
 #include "detail/reclaim.hpp"
 
 #include <oompi/communicator.hpp>
@@ -119,6 +120,98 @@ status comm::recv_part(buffer& buf, std::int64_t offset, std::int64_t count, int
                        int tag) const {
   buffer part = buf.slice(offset, count, "comm.recv");
   return recv(part, source, tag);
+}
+
+}  // namespace oompi::rt
+
+// --- send modes, persistent requests, matched probes (p2p) -------------------------------
+
+namespace oompi::rt {
+
+void comm::bsend(const buffer& buf, int dest, int tag) const {
+  const auto& s = live("comm.bsend");
+  check_buffer(buf, "comm.bsend");
+  s.c.bsend(raw(buf), dest, tag);
+}
+
+void comm::rsend(const buffer& buf, int dest, int tag) const {
+  const auto& s = live("comm.rsend");
+  check_buffer(buf, "comm.rsend");
+  s.c.rsend(raw(buf), dest, tag);
+}
+
+status comm::sendrecv_replace(buffer& buf, int dest, int sendtag, int source,
+                              int recvtag) const {
+  const auto& s = live("comm.sendrecv_replace");
+  check_buffer(buf, "comm.sendrecv_replace");
+  auto rb = raw(buf);
+  return status(s.c.sendrecv_replace(rb, dest, sendtag, source, recvtag));
+}
+
+request comm::issend(const async_buffer& buf, int dest, int tag) const {
+  const auto& s = live("comm.issend");
+  check_buffer(buf, "comm.issend");
+  detail::drain();
+  auto sb = raw(buf);
+  return request(detail::owning(s.c.issend(sb, dest, tag), &buf));
+}
+
+request comm::ibsend(const async_buffer& buf, int dest, int tag) const {
+  const auto& s = live("comm.ibsend");
+  check_buffer(buf, "comm.ibsend");
+  detail::drain();
+  auto sb = raw(buf);
+  return request(detail::owning(s.c.ibsend(sb, dest, tag), &buf));
+}
+
+request comm::irsend(const async_buffer& buf, int dest, int tag) const {
+  const auto& s = live("comm.irsend");
+  check_buffer(buf, "comm.irsend");
+  detail::drain();
+  auto sb = raw(buf);
+  return request(detail::owning(s.c.irsend(sb, dest, tag), &buf));
+}
+
+// The persistent request owns the buffer's keep-alive for its whole life (not one operation).
+#define OOMPI_RT_SEND_INIT(name)                                                   \
+  request comm::name(const async_buffer& buf, int dest, int tag) const {           \
+    const auto& s = live("comm." #name);                                           \
+    check_buffer(buf, "comm." #name);                                              \
+    detail::drain();                                                               \
+    auto p = s.c.name(raw(buf), dest, tag);                                        \
+    return request(std::move(p), std::move(buf.keep));                             \
+  }
+OOMPI_RT_SEND_INIT(send_init)
+OOMPI_RT_SEND_INIT(ssend_init)
+OOMPI_RT_SEND_INIT(bsend_init)
+OOMPI_RT_SEND_INIT(rsend_init)
+#undef OOMPI_RT_SEND_INIT
+
+request comm::recv_init(async_buffer& buf, int source, int tag) const {
+  const auto& s = live("comm.recv_init");
+  check_buffer(buf, "comm.recv_init");
+  detail::drain();
+  auto rb = raw(buf);
+  auto p = s.c.recv_init(rb, source, tag);
+  return request(std::move(p), std::move(buf.keep));
+}
+
+message comm::mprobe(int source, int tag) const {
+  live("comm.mprobe");
+  auto st = std::make_shared<message::state>();
+  st->m = st_->c.mprobe(source, tag);
+  st->c = st_;
+  return message(std::move(st));
+}
+
+message* comm::improbe(int source, int tag) const {
+  live("comm.improbe");
+  auto m = st_->c.improbe(source, tag);
+  if (!m) return nullptr;
+  auto st = std::make_shared<message::state>();
+  st->m = std::move(*m);
+  st->c = st_;
+  return new message(std::move(st));
 }
 
 }  // namespace oompi::rt

@@ -16,6 +16,7 @@
 
 #include "buffer.hpp"
 #include "datatype.hpp"
+#include "message.hpp"
 #include "op.hpp"
 #include "request.hpp"
 #include "status.hpp"
@@ -59,6 +60,30 @@ public:
   status probe(int source = MPI_ANY_SOURCE, int tag = MPI_ANY_TAG) const;
   /// The status of a matching message if one is there; nullptr otherwise.
   status* iprobe(int source = MPI_ANY_SOURCE, int tag = MPI_ANY_TAG) const;
+
+  // Send modes. bsend/ibsend/bsend_init need an attached buffer (buffer_attachment): without
+  // one, or when it is too small, oompi::error with MPI's class (MPI_ERR_BUFFER).
+  void bsend(const buffer& buf, int dest, int tag = 0) const;
+  /// Ready send: the matching receive must already be posted (else MPI's behaviour is
+  /// undefined).
+  void rsend(const buffer& buf, int dest, int tag = 0) const;
+  /// Sends buf to dest, then receives into the same buffer from source.
+  status sendrecv_replace(buffer& buf, int dest, int sendtag, int source, int recvtag) const;
+  request issend(const async_buffer& buf, int dest, int tag = 0) const;
+  request ibsend(const async_buffer& buf, int dest, int tag = 0) const;
+  request irsend(const async_buffer& buf, int dest, int tag = 0) const;
+
+  // Persistent requests: the request keeps buf alive until it is closed; start() it.
+  request send_init(const async_buffer& buf, int dest, int tag = 0) const;
+  request ssend_init(const async_buffer& buf, int dest, int tag = 0) const;
+  request bsend_init(const async_buffer& buf, int dest, int tag = 0) const;
+  request rsend_init(const async_buffer& buf, int dest, int tag = 0) const;
+  request recv_init(async_buffer& buf, int source = MPI_ANY_SOURCE, int tag = MPI_ANY_TAG) const;
+
+  /// Matched probe: blocks until a message matches; only the returned message receives it.
+  message mprobe(int source = MPI_ANY_SOURCE, int tag = MPI_ANY_TAG) const;
+  /// The matched message if one is there; nullptr otherwise.
+  message* improbe(int source = MPI_ANY_SOURCE, int tag = MPI_ANY_TAG) const;
 
   // No default arguments here: Java's recv(buf, offset, count) would clash with
   // recv(buf, source, tag).

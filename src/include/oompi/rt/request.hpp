@@ -14,6 +14,7 @@
 #include "status.hpp"
 
 #include <memory>
+#include <vector>
 
 namespace oompi::rt {
 
@@ -34,9 +35,39 @@ public:
   /// further use throws closed_error. Idempotent.
   void close();
 
+  // --- persistent requests (comm.send_init, recv_init ...) -----------------------------
+  // The request keeps the buffer's memory alive until close(). start() begins one
+  // operation, wait()/test()/the set functions complete it; it can be started again.
+  /// Starts a persistent request; std::logic_error for a request that is not persistent.
+  void start();
+  /// Starts all (persistent) requests in one MPI_Startall.
+  static void start_all(std::vector<request>& reqs);
+  bool is_persistent() const noexcept;
+  /// The status of this request's last completion (wait, test, or a set function); nullptr
+  /// before the first.
+  status* last_status() const;
+
+  // --- request sets (the core's wait_all ... test_some) --------------------------------
+  // Null requests are allowed (they count as completed). A set may not mix persistent and
+  // non-persistent requests (std::invalid_argument). Each completed request remembers its
+  // status (last_status()). A failed operation throws oompi::error (MPI_ERR_IN_STATUS
+  // resolved to the failing request's error); the others are still completed.
+  static void wait_all(std::vector<request>& reqs);
+  /// Index of the request that completed; -1 (MPI_UNDEFINED) when none was pending.
+  static int wait_any(std::vector<request>& reqs);
+  /// Indices of the requests that completed (empty when none was pending).
+  static std::vector<int> wait_some(std::vector<request>& reqs);
+  /// True (all completed) or false (none completed). Sets no last_status().
+  static bool test_all(std::vector<request>& reqs);
+  /// Index of a completed request; -1 when none is complete.
+  static int test_any(std::vector<request>& reqs);
+  static std::vector<int> test_some(std::vector<request>& reqs);
+
 #ifndef SWIG
   struct state;
+  friend struct request_access;
   explicit request(oompi::request r);
+  request(oompi::prequest p, std::unique_ptr<keep_alive> keep);
 #endif
 
 private:

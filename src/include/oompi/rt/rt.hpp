@@ -3,10 +3,12 @@
 
 // The whole runtime facade.
 #include "buffer.hpp"
+#include "buffer_attachment.hpp"
 #include "comm.hpp"
 #include "common.hpp"
 #include "datatype.hpp"
 #include "environment.hpp"
+#include "message.hpp"
 #include "op.hpp"
 #include "request.hpp"
 #include "status.hpp"

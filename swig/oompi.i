@@ -71,6 +71,10 @@ namespace oompi { namespace rt { struct buffer; struct async_buffer; class statu
 %include <attribute.i>
 %attribute(oompi::rt::comm, int, rank, rank);
 %attribute(oompi::rt::comm, int, size, size);
+%attribute(oompi::rt::message, int, source, source);
+%attribute(oompi::rt::message, int, tag, tag);
+%attribute(oompi::rt::message, int64_t, count_bytes, count_bytes);
+%attribute(oompi::rt::buffer_attachment, int64_t, size, size);
 %attribute(oompi::rt::environment, oompi::rt::thread_level, provided, provided);
 %attribute(oompi::rt::environment, bool, owns_mpi, owns_mpi);
 %attribute(oompi::rt::datatype, int64_t, size, size);
@@ -103,6 +107,13 @@ namespace std {
 %include <oompi/rt/datatype.hpp>
 %include <oompi/rt/op.hpp>
 %include <oompi/rt/status.hpp>
+// Declared before request.hpp so that the set functions' parameter gets the vector's typemaps.
+namespace oompi { namespace rt { class request; } }
+namespace std {
+%template(RequestVector) vector<oompi::rt::request>;
+}
 %include <oompi/rt/request.hpp>
+%include <oompi/rt/message.hpp>
+%include <oompi/rt/buffer_attachment.hpp>
 %include <oompi/rt/comm.hpp>
 %include <oompi/rt/environment.hpp>

@@ -140,3 +140,21 @@ TEST_CASE("an exception thrown by a user function surfaces after the collective"
   bad.close();
   fop.close();
 }
+
+TEST_CASE("nonblocking allreduce and derived datatype queries") {
+  comm w = comm::world();
+  const int r = w.rank(), n = w.size();
+  std::vector<int> s{r + 1}, out{0};
+  async_buffer sb;
+  sb.data = s.data(); sb.count = 1; sb.type = MPI_INT; sb.extent = sizeof(int);
+  async_buffer ob;
+  ob.data = out.data(); ob.count = 1; ob.type = MPI_INT; ob.extent = sizeof(int);
+  request req = w.iallreduce(sb, ob, op::of(op_kind::sum));
+  req.wait();
+  CHECK(out[0] == n * (n + 1) / 2);
+
+  datatype v = datatype::vector(2, 1, 3, datatype::of(type_kind::int32));
+  CHECK(v.size() == 2 * 4);
+  CHECK(v.extent() == 4 * 4);
+  v.close();
+}

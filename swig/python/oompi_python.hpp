@@ -20,32 +20,7 @@ namespace oompi::python {
 // Exception classes, created when the module initialises (see python.i).
 inline PyObject* g_mpi_error = nullptr;     // oompi.MPIError(RuntimeError)
 inline PyObject* g_closed_error = nullptr;  // oompi.ClosedError(RuntimeError)
-inline PyTypeObject* g_status_type = nullptr;  // oompi.Status (struct sequence)
-
-inline PyTypeObject* make_status_type() {
-  static PyStructSequence_Field fields[] = {
-      {const_cast<char*>("source"), const_cast<char*>("rank of the sender")},
-      {const_cast<char*>("tag"), const_cast<char*>("tag of the message")},
-      {const_cast<char*>("error"), const_cast<char*>("error code (oompi.SUCCESS)")},
-      {const_cast<char*>("count_bytes"), const_cast<char*>("bytes of data in the message")},
-      {const_cast<char*>("cancelled"), const_cast<char*>("was the operation cancelled")},
-      {nullptr, nullptr}};
-  static PyStructSequence_Desc desc = {
-      const_cast<char*>("oompi.Status"),
-      const_cast<char*>("The status of a completed receive or probe (a plain value)."), fields, 5};
-  return PyStructSequence_NewType(&desc);
-}
-
-inline PyObject* make_status(const rt::status& s) {
-  PyObject* o = PyStructSequence_New(g_status_type);
-  if (!o) return nullptr;
-  PyStructSequence_SET_ITEM(o, 0, PyLong_FromLong(s.source()));
-  PyStructSequence_SET_ITEM(o, 1, PyLong_FromLong(s.tag()));
-  PyStructSequence_SET_ITEM(o, 2, PyLong_FromLong(s.error()));
-  PyStructSequence_SET_ITEM(o, 3, PyLong_FromLongLong(s.count_bytes()));
-  PyStructSequence_SET_ITEM(o, 4, PyBool_FromLong(s.cancelled()));
-  return o;
-}
+inline PyTypeObject* g_status_type = nullptr;  // oompi.Status (oompi_fastpath.hpp)
 
 /// The element kind of a buffer format (struct module syntax); false when unsupported.
 inline bool kind_of_format(const char* fmt, Py_ssize_t itemsize, rt::type_kind& kind) {

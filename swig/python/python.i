@@ -5,7 +5,7 @@
 %module(package="oompi", directors="1", threads="1") core
 
 %{
-#include "oompi_python.hpp"
+#include "oompi_fastpath.hpp"
 %}
 
 %define OOMPI_TRANSLATE_EXCEPTION oompi::python::translate() %enddef
@@ -67,12 +67,12 @@
 
 // --- statuses: a struct sequence (oompi.Status), no SWIG proxy --------------------------------
 %typemap(out) oompi::rt::status %{
-  $result = oompi::python::make_status($1);
+  $result = oompi::python::new_status($1);
   if (!$result) SWIG_fail;
 %}
 %typemap(out) oompi::rt::status* %{
   if ($1) {
-    $result = oompi::python::make_status(*$1);
+    $result = oompi::python::new_status(*$1);
     delete $1;
     if (!$result) SWIG_fail;
   } else {
@@ -88,7 +88,14 @@
       PyExc_RuntimeError, NULL);
   oompi::python::g_closed_error = PyErr_NewExceptionWithDoc(
       "oompi.ClosedError", "A handle was used after close().", PyExc_RuntimeError, NULL);
-  oompi::python::g_status_type = oompi::python::make_status_type();
+  oompi::python::g_status_type = oompi::python::status_type();
+  oompi::python::g_comm_type = SWIGTYPE_p_oompi__rt__comm;
+  {
+    static PyMethodDef install = {"_install_fast_paths", oompi::python::install_fast_paths,
+                                  METH_O, "Puts the vectorcall send/recv/... on Comm."};
+    PyObject* f = PyCFunction_New(&install, NULL);
+    if (f) PyModule_AddObject(m, "_install_fast_paths", f);
+  }
   if (oompi::python::g_status_type) {
     Py_INCREF(oompi::python::g_status_type);
     PyModule_AddObject(m, "Status", (PyObject*)oompi::python::g_status_type);
@@ -148,20 +155,6 @@ ClosedError = _core.ClosedError
 Status = _core.Status
 
 
-def _status_get_count(self, datatype):
-    """Whole elements of `datatype` in the message (count_bytes / datatype.size)."""
-    size = datatype.size
-    if size == 0:
-        return 0
-    if self.count_bytes % size:
-        raise ArithmeticError(
-            f"Status.get_count: the message ({self.count_bytes} bytes) is not a whole number "
-            f"of elements of {size} bytes")
-    return self.count_bytes // size
-
-
-Status.get_count = _status_get_count
-
 import atexit as _atexit
 
 _environments = []
@@ -175,3 +168,8 @@ def _finalize_at_exit():
 %}
 
 %include "../oompi.i"
+
+// The hot point-to-point calls replaced by vectorcall methods (oompi_fastpath.hpp).
+%pythoncode %{
+_core._install_fast_paths(Comm)
+%}

@@ -132,6 +132,7 @@ def main():
                 if fn.startswith("bench_measured_"):
                     exe_objects.add(ob)
 
+    LIKE_FOR_LIKE = {"oompi": "raw_c_status"} if "raw_c_status" in systems else {}
     meta = {
         "type": "meta", "bench": args.bench,
         "title": f"Instructions per {size}-byte round trip (callgrind)",
@@ -145,8 +146,12 @@ def main():
             "instructions_libraries": {"label": "of which in the libraries (MPI, libc, ...)",
                                        "unit": "", "better": "lower"},
         },
+        # Like for like: oompi's recv returns the status, so it is held against the C code that
+        # asks MPI for one (raw_c_status); the port's >> ignores it, as raw_c does.
         "targets": [{"metric": "instructions", "case": str(size), "system": s, "max_ratio": 1.02,
-                     "text": "issue 2: instructions per 8-byte round trip within 2% of raw C"}
+                     "baseline": LIKE_FOR_LIKE.get(s, args.baseline),
+                     "text": f"issue 2: instructions per 8-byte round trip within 2% of raw C "
+                             f"({LIKE_FOR_LIKE.get(s, args.baseline)})"}
                     for s in systems if s.startswith("oompi")],
         "notes": [
             f"valgrind --tool=callgrind --collect-atstart=no --toggle-collect=bench_measured_*: "

@@ -147,15 +147,17 @@ class Bench:
             return fmt_bytes(case)
         return case
 
-    def stat(self, metric, case, system):
-        """Absolute median and per-round ratio statistics of one cell (None if no data)."""
+    def stat(self, metric, case, system, baseline=None):
+        """Absolute median and per-round ratio statistics of one cell (None if no data); ratios
+        against the bench's baseline, or against `baseline` (a target may name its own)."""
+        baseline = baseline or self.baseline
         rounds = self.values.get((metric, case, system))
         if not rounds:
             return None
         per_round = {r: statistics.median(v) for r, v in rounds.items()}
         out = {"median": statistics.median(per_round.values()), "n": len(per_round)}
-        base = self.values.get((metric, case, self.baseline))
-        if base and system != self.baseline:
+        base = self.values.get((metric, case, baseline))
+        if base and system != baseline:
             base_round = {r: statistics.median(v) for r, v in base.items()}
             ratios = [per_round[r] / base_round[r] for r in per_round
                       if r in base_round and base_round[r] != 0]
@@ -198,7 +200,9 @@ def targets_of(b):
     for t in b.meta.get("targets", []):
         if t["system"] not in b.systems:
             continue  # not measured in this run (e.g. left out with --systems)
-        s = b.stat(t["metric"], str(t["case"]), t["system"])
+        if t.get("baseline") and t["baseline"] not in b.systems:
+            continue  # its own baseline was not measured in this run
+        s = b.stat(t["metric"], str(t["case"]), t["system"], t.get("baseline"))
         ratio = s.get("ratio") if s else None
         verdict = "no data"
         if ratio is not None:
@@ -215,6 +219,7 @@ def targets_of(b):
                 verdict += " (CI crosses the bound)"
         rows.append({"bench": b.name, "text": t.get("text", ""), "metric": t["metric"],
                      "case": str(t["case"]), "system": t["system"],
+                     "baseline": t.get("baseline", b.baseline),
                      "bound": t.get("max_ratio", t.get("min_ratio")),
                      "kind": "max" if "max_ratio" in t else "min",
                      "stat": s, "verdict": verdict})
@@ -304,12 +309,12 @@ def render(benches, env, bad, out_path, plots_dir):
 
     all_targets = [t for b in benches.values() for t in targets_of(b)]
     if all_targets:
-        lines += ["## Targets", "", "| target | system | measured ratio [95% CI] | bound | verdict |",
-                  "|---|---|---|---|---|"]
+        lines += ["## Targets", "", "| target | system | against | measured ratio [95% CI] | bound | verdict |",
+                  "|---|---|---|---|---|---|"]
         for t in all_targets:
             bound = ("≤ " if t["kind"] == "max" else "≥ ") + f"{t['bound']}"
             lines.append(f"| {t['text'] or t['bench'] + ' ' + t['metric'] + ' ' + t['case']} "
-                         f"| {t['system']} | {fmt_ratio(t['stat'] if t['stat'] and 'ratio' in t['stat'] else None)} "
+                         f"| {t['system']} | {t['baseline']} | {fmt_ratio(t['stat'] if t['stat'] and 'ratio' in t['stat'] else None)} "
                          f"| {bound} | {t['verdict']} |")
         lines.append("")
 

@@ -1,11 +1,15 @@
 # oompi_add_mpi_test(<lang>.<area> COMMAND cmd [args...]
 #                    [RANKS 1 2 4] [TIMEOUT seconds] [LABELS ...] [ENVIRONMENT VAR=value ...]
-#                    [WORKING_DIRECTORY dir])
+#                    [WORKING_DIRECTORY dir] [PEER cmd [args...]])
 #
 # Registers one CTest test per rank count, named <lang>.<area>.np<N>, that runs COMMAND under
 # FindMPI's launcher. COMMAND may be anything (a C++ test program, `java ...`, `dotnet ...`,
 # `python3 -m pytest ...`): every language's suite registers through this one helper. The
 # verdict is the launcher's exit code, so a test program must make all ranks agree on it.
+#
+# PEER makes it an MPMD job: rank 0 runs the PEER command and the other N - 1 ranks run COMMAND
+# (`mpiexec -n 1 peer : -n N-1 cmd`), e.g. a C++ rank exchanging objects with a Java rank. RANKS
+# then defaults to 2.
 include_guard(GLOBAL)
 
 if(NOT MPIEXEC_EXECUTABLE)
@@ -26,14 +30,16 @@ set(OOMPI_TEST_TIMEOUT 120 CACHE STRING "Default per-test timeout in seconds")
 
 function(oompi_add_mpi_test name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT;WORKING_DIRECTORY"
-                        "COMMAND;RANKS;LABELS;ENVIRONMENT")
+                        "COMMAND;RANKS;LABELS;ENVIRONMENT;PEER")
   if(NOT arg_COMMAND)
     message(FATAL_ERROR "oompi_add_mpi_test(${name}): COMMAND is required")
   endif()
   if(NOT name MATCHES "^[a-z]+\\.[A-Za-z0-9_.-]+$")
     message(FATAL_ERROR "oompi_add_mpi_test(${name}): name must be <lang>.<area>")
   endif()
-  if(NOT arg_RANKS)
+  if(NOT arg_RANKS AND arg_PEER)
+    set(arg_RANKS 2)
+  elseif(NOT arg_RANKS)
     set(arg_RANKS ${OOMPI_DEFAULT_RANKS})
   endif()
   if(NOT arg_TIMEOUT)
@@ -45,10 +51,18 @@ function(oompi_add_mpi_test name)
   string(REGEX MATCH "^[a-z]+" lang "${name}")
   foreach(np IN LISTS arg_RANKS)
     set(test ${name}.np${np})
-    add_test(NAME ${test}
-      COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np}
-              ${OOMPI_MPIEXEC_FLAGS_INTERNAL} ${OOMPI_MPIEXEC_FLAGS} ${MPIEXEC_PREFLAGS}
-              ${arg_COMMAND} ${MPIEXEC_POSTFLAGS}
+    set(flags ${OOMPI_MPIEXEC_FLAGS_INTERNAL} ${OOMPI_MPIEXEC_FLAGS} ${MPIEXEC_PREFLAGS})
+    if(arg_PEER)
+      if(np LESS 2)
+        message(FATAL_ERROR "oompi_add_mpi_test(${name}): a PEER test needs 2 ranks or more")
+      endif()
+      math(EXPR rest "${np} - 1")
+      set(launch ${MPIEXEC_NUMPROC_FLAG} 1 ${flags} ${arg_PEER} ${MPIEXEC_POSTFLAGS}
+                 : ${MPIEXEC_NUMPROC_FLAG} ${rest} ${flags} ${arg_COMMAND} ${MPIEXEC_POSTFLAGS})
+    else()
+      set(launch ${MPIEXEC_NUMPROC_FLAG} ${np} ${flags} ${arg_COMMAND} ${MPIEXEC_POSTFLAGS})
+    endif()
+    add_test(NAME ${test} COMMAND ${MPIEXEC_EXECUTABLE} ${launch}
       WORKING_DIRECTORY ${arg_WORKING_DIRECTORY})
     set_tests_properties(${test} PROPERTIES
       TIMEOUT ${arg_TIMEOUT}

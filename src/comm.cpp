@@ -1,27 +1,14 @@
 #include <oompi/rt/comm.hpp>
 
+#include "detail/comm_state.hpp"
 #include "detail/reclaim.hpp"
 
 #include <oompi/communicator.hpp>
 
 namespace oompi::rt {
 
-struct comm::state {
-  oompi::intracommunicator c;  // never owning: this state decides when to free
-  bool owned = false;
-  bool closed = false;
-  explicit state(oompi::intracommunicator&& ic, bool own) : c(std::move(ic)), owned(own) {}
-  // Not freed here: MPI_Comm_free is collective and this may be a finalizer thread.
-};
-
-namespace {
-oompi::raw_buffer raw(const buffer& b) { return oompi::raw_buffer(b.data, static_cast<std::size_t>(b.count), b.type); }
-
-void check_buffer(const buffer& b, const char* what) {
-  if (b.count < 0) throw std::invalid_argument(std::string(what) + ": negative count");
-  if (b.type == MPI_DATATYPE_NULL) throw std::invalid_argument(std::string(what) + ": no datatype");
-}
-}  // namespace
+using detail::check_buffer;
+using detail::raw;
 
 comm comm::world() {
   return comm(std::make_shared<state>(oompi::communicator::world(), false));
@@ -98,21 +85,12 @@ status comm::sendrecv(const buffer& sendbuf, int dest, int sendtag, buffer& recv
   return status(s.c.sendrecv(raw(sendbuf), dest, sendtag, rb, source, recvtag));
 }
 
-namespace {
-// The core's request for a borrowed buffer, re-made to own the buffer's keep-alive.
-oompi::request owning(oompi::request&& r, const buffer& buf) {
-  MPI_Request h = r.native();
-  r.native_handle() = MPI_REQUEST_NULL;
-  return oompi::request(h, std::move(buf.keep));
-}
-}  // namespace
-
 request comm::isend(const async_buffer& buf, int dest, int tag) const {
   const auto& s = live("comm.isend");
   check_buffer(buf, "comm.isend");
   detail::drain();
   auto sb = raw(buf);  // an lvalue: borrowed by the core, owned through buf.keep
-  return request(owning(s.c.isend(sb, dest, tag), buf));
+  return request(detail::owning(s.c.isend(sb, dest, tag), &buf));
 }
 
 request comm::irecv(async_buffer& buf, int source, int tag) const {
@@ -120,7 +98,7 @@ request comm::irecv(async_buffer& buf, int source, int tag) const {
   check_buffer(buf, "comm.irecv");
   detail::drain();
   auto rb = raw(buf);
-  return request(owning(s.c.irecv(rb, source, tag), buf));
+  return request(detail::owning(s.c.irecv(rb, source, tag), &buf));
 }
 
 status comm::probe(int source, int tag) const {
@@ -141,47 +119,6 @@ status comm::recv_part(buffer& buf, std::int64_t offset, std::int64_t count, int
                        int tag) const {
   buffer part = buf.slice(offset, count, "comm.recv");
   return recv(part, source, tag);
-}
-
-// --- collectives (plain MPI until the core's collectives land) ---------------------------
-
-void comm::barrier() const { live("comm.barrier").c.barrier(); }
-
-void comm::bcast(buffer& buf, int root) const {
-  const auto& s = live("comm.bcast");
-  check_buffer(buf, "comm.bcast");
-  oompi::detail::require_running("MPI_Bcast");
-  oompi::detail::with_int_count({buf.data, static_cast<std::size_t>(buf.count), buf.type},
-                                [&](void* p, int n, MPI_Datatype t) {
-                                  OOMPI_CHECK(MPI_Bcast, (p, n, t, root, s.c.native()));
-                                });
-}
-
-void comm::allreduce(const buffer& sendbuf, buffer& recvbuf, const op& operation) const {
-  const auto& s = live("comm.allreduce");
-  check_buffer(sendbuf, "comm.allreduce");
-  check_buffer(recvbuf, "comm.allreduce");
-  if (sendbuf.count != recvbuf.count)
-    throw std::invalid_argument("comm.allreduce: send and receive buffers differ in length (" +
-                                std::to_string(sendbuf.count) + " vs " +
-                                std::to_string(recvbuf.count) + " elements)");
-  if (sendbuf.count > INT_MAX)
-    throw std::invalid_argument("comm.allreduce: more than INT_MAX elements");
-  const MPI_Op o = operation.native("comm.allreduce");
-  oompi::detail::require_running("MPI_Allreduce");
-  OOMPI_CHECK(MPI_Allreduce, (sendbuf.data, recvbuf.data, static_cast<int>(sendbuf.count),
-                              sendbuf.type, o, s.c.native()));
-}
-
-void comm::allreduce_in_place(buffer& buf, const op& operation) const {
-  const auto& s = live("comm.allreduce_in_place");
-  check_buffer(buf, "comm.allreduce_in_place");
-  if (buf.count > INT_MAX)
-    throw std::invalid_argument("comm.allreduce_in_place: more than INT_MAX elements");
-  const MPI_Op o = operation.native("comm.allreduce_in_place");
-  oompi::detail::require_running("MPI_Allreduce");
-  OOMPI_CHECK(MPI_Allreduce,
-              (MPI_IN_PLACE, buf.data, static_cast<int>(buf.count), buf.type, o, s.c.native()));
 }
 
 }  // namespace oompi::rt

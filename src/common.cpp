@@ -1,6 +1,5 @@
 #include <oompi/rt/buffer.hpp>
 #include <oompi/rt/common.hpp>
-#include <oompi/rt/op.hpp>
 
 #include <string>
 
@@ -84,19 +83,6 @@ buffer buffer::slice(std::int64_t offset, std::int64_t n, const char* what) cons
                             " and count " + std::to_string(n) + " do not fit in a buffer of " +
                             std::to_string(count) + " elements");
   return buffer(static_cast<char*>(data) + offset * extent, n, type, extent);
-}
-
-op op::of(op_kind kind) {
-  detail::builtin_op(kind);  // validates
-  op o;
-  o.kind_ = kind;
-  o.set_ = true;
-  return o;
-}
-
-MPI_Op op::native(const char* what) const {
-  if (!set_) detail::throw_null(what, "op");
-  return detail::builtin_op(kind_);
 }
 
 }  // namespace oompi::rt

@@ -2,6 +2,10 @@
 
 #include "detail/reclaim.hpp"
 
+#include <climits>
+#include <string>
+#include <vector>
+
 namespace oompi::rt {
 
 struct datatype::state {
@@ -32,6 +36,12 @@ datatype datatype::of(type_kind kind) {
 }
 
 MPI_Datatype datatype::native(const char* what) const { return checked(st_, what)->handle; }
+
+datatype datatype::borrow(MPI_Datatype type) {
+  auto s = std::make_shared<state>();
+  s->handle = type;
+  return datatype(std::move(s));
+}
 
 namespace {
 // Builds and commits a derived type; the caller wraps the handle in a state (no temporary
@@ -68,6 +78,144 @@ datatype datatype::vector(int count, int blocklength, int stride, const datatype
   return datatype(make_derived("MPI_Type_vector", [&](MPI_Datatype* t) {
     return MPI_Type_vector(count, blocklength, stride, b, t);
   }));
+}
+
+namespace {
+void check_lengths(const char* what, std::size_t a, std::size_t b) {
+  if (a != b)
+    throw std::invalid_argument(std::string(what) + ": " + std::to_string(a) + " block lengths but " +
+                                std::to_string(b) + " displacements/types");
+}
+void check_nonnegative(const char* what, const std::vector<int>& v, const char* name) {
+  for (int x : v)
+    if (x < 0) throw std::invalid_argument(std::string(what) + ": negative " + name);
+}
+int int_size(const char* what, std::size_t n) {
+  if (n > static_cast<std::size_t>(INT_MAX))
+    throw std::invalid_argument(std::string(what) + ": too many blocks");
+  return static_cast<int>(n);
+}
+std::vector<MPI_Aint> aints(const std::vector<long long>& v) {
+  return std::vector<MPI_Aint>(v.begin(), v.end());
+}
+}  // namespace
+
+datatype datatype::hvector(int count, int blocklength, std::int64_t stride_bytes,
+                           const datatype& base) {
+  const MPI_Datatype b = base.native("datatype.hvector");
+  if (count < 0 || blocklength < 0)
+    throw std::invalid_argument("datatype.hvector: negative count or block length");
+  return datatype(make_derived("MPI_Type_create_hvector", [&](MPI_Datatype* t) {
+    return MPI_Type_create_hvector(count, blocklength, static_cast<MPI_Aint>(stride_bytes), b, t);
+  }));
+}
+
+datatype datatype::indexed(const std::vector<int>& blocklengths,
+                           const std::vector<int>& displacements, const datatype& base) {
+  const char* what = "datatype.indexed";
+  const MPI_Datatype b = base.native(what);
+  check_lengths(what, blocklengths.size(), displacements.size());
+  check_nonnegative(what, blocklengths, "block length");
+  const int n = int_size(what, blocklengths.size());
+  return datatype(make_derived("MPI_Type_indexed", [&](MPI_Datatype* t) {
+    return MPI_Type_indexed(n, blocklengths.data(), displacements.data(), b, t);
+  }));
+}
+
+datatype datatype::hindexed(const std::vector<int>& blocklengths,
+                            const std::vector<long long>& displacements_bytes,
+                            const datatype& base) {
+  const char* what = "datatype.hindexed";
+  const MPI_Datatype b = base.native(what);
+  check_lengths(what, blocklengths.size(), displacements_bytes.size());
+  check_nonnegative(what, blocklengths, "block length");
+  const int n = int_size(what, blocklengths.size());
+  const auto d = aints(displacements_bytes);
+  return datatype(make_derived("MPI_Type_create_hindexed", [&](MPI_Datatype* t) {
+    return MPI_Type_create_hindexed(n, blocklengths.data(), d.data(), b, t);
+  }));
+}
+
+datatype datatype::indexed_block(int blocklength, const std::vector<int>& displacements,
+                                 const datatype& base) {
+  const char* what = "datatype.indexed_block";
+  const MPI_Datatype b = base.native(what);
+  if (blocklength < 0) throw std::invalid_argument("datatype.indexed_block: negative block length");
+  const int n = int_size(what, displacements.size());
+  return datatype(make_derived("MPI_Type_create_indexed_block", [&](MPI_Datatype* t) {
+    return MPI_Type_create_indexed_block(n, blocklength, displacements.data(), b, t);
+  }));
+}
+
+datatype datatype::create_struct(const std::vector<int>& blocklengths,
+                                 const std::vector<long long>& displacements_bytes,
+                                 const std::vector<datatype>& types) {
+  const char* what = "datatype.create_struct";
+  check_lengths(what, blocklengths.size(), displacements_bytes.size());
+  check_lengths(what, blocklengths.size(), types.size());
+  check_nonnegative(what, blocklengths, "block length");
+  const int n = int_size(what, blocklengths.size());
+  std::vector<MPI_Datatype> t(types.size());
+  for (std::size_t i = 0; i < types.size(); ++i) t[i] = types[i].native(what);
+  const auto d = aints(displacements_bytes);
+  return datatype(make_derived("MPI_Type_create_struct", [&](MPI_Datatype* out) {
+    return MPI_Type_create_struct(n, blocklengths.data(), d.data(), t.data(), out);
+  }));
+}
+
+datatype datatype::subarray(const std::vector<int>& sizes, const std::vector<int>& subsizes,
+                            const std::vector<int>& starts, const datatype& base) {
+  const char* what = "datatype.subarray";
+  const MPI_Datatype b = base.native(what);
+  if (sizes.empty() || sizes.size() != subsizes.size() || sizes.size() != starts.size())
+    throw std::invalid_argument("datatype.subarray: sizes, subsizes and starts must have the "
+                                "same, nonzero length");
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    if (sizes[i] < 1 || subsizes[i] < 1 || starts[i] < 0 || subsizes[i] > sizes[i] ||
+        starts[i] > sizes[i] - subsizes[i])
+      throw std::invalid_argument("datatype.subarray: dimension " + std::to_string(i) +
+                                  ": the sub-array (start " + std::to_string(starts[i]) +
+                                  ", size " + std::to_string(subsizes[i]) +
+                                  ") is not inside 0.." + std::to_string(sizes[i]));
+  const int n = int_size(what, sizes.size());
+  return datatype(make_derived("MPI_Type_create_subarray", [&](MPI_Datatype* t) {
+    return MPI_Type_create_subarray(n, sizes.data(), subsizes.data(), starts.data(),
+                                    MPI_ORDER_C, b, t);
+  }));
+}
+
+datatype datatype::resized(const datatype& base, std::int64_t lb, std::int64_t extent) {
+  const MPI_Datatype b = base.native("datatype.resized");
+  if (extent < 0) throw std::invalid_argument("datatype.resized: negative extent");
+  return datatype(make_derived("MPI_Type_create_resized", [&](MPI_Datatype* t) {
+    return MPI_Type_create_resized(b, static_cast<MPI_Aint>(lb), static_cast<MPI_Aint>(extent), t);
+  }));
+}
+
+datatype datatype::dup() const {
+  const MPI_Datatype b = native("datatype.dup");
+  return datatype(make_derived("MPI_Type_dup", [&](MPI_Datatype* t) { return MPI_Type_dup(b, t); }));
+}
+
+std::int64_t datatype::lb() const {
+  const MPI_Datatype t = native("datatype.lb");
+  MPI_Count lb = 0, ext = 0;
+  OOMPI_CHECK(MPI_Type_get_extent_x, (t, &lb, &ext));
+  return static_cast<std::int64_t>(lb);
+}
+
+std::int64_t datatype::true_extent() const {
+  const MPI_Datatype t = native("datatype.true_extent");
+  MPI_Count lb = 0, ext = 0;
+  OOMPI_CHECK(MPI_Type_get_true_extent_x, (t, &lb, &ext));
+  return static_cast<std::int64_t>(ext);
+}
+
+std::int64_t datatype::true_lb() const {
+  const MPI_Datatype t = native("datatype.true_lb");
+  MPI_Count lb = 0, ext = 0;
+  OOMPI_CHECK(MPI_Type_get_true_extent_x, (t, &lb, &ext));
+  return static_cast<std::int64_t>(lb);
 }
 
 std::int64_t datatype::size() const {

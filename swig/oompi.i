@@ -17,6 +17,7 @@
 
 %include <std_string.i>
 %include <stdint.i>
+%include <std_vector.i>
 
 // One exception handler for every wrapped call.
 %exception {
@@ -75,8 +76,30 @@ namespace oompi { namespace rt { struct buffer; struct async_buffer; class statu
 %attribute(oompi::rt::datatype, int64_t, size, size);
 %attribute(oompi::rt::datatype, int64_t, extent, extent);
 %attributestring(oompi::rt::datatype, std::string, name, name);
+%attribute(oompi::rt::datatype, int64_t, lb, lb);
+%attribute(oompi::rt::datatype, int64_t, true_extent, true_extent);
+%attribute(oompi::rt::datatype, int64_t, true_lb, true_lb);
+
+// Counts, displacements, block lengths: IntVector (Int64Vector for byte displacements), which
+// Python fills from any sequence and Java/C# construct from arrays.
+namespace std {
+%template(IntVector) vector<int>;
+%template(Int64Vector) vector<long long>;
+}
+#ifdef OOMPI_VECTOR_TYPEMAPS
+OOMPI_VECTOR_TYPEMAPS  // a language's own conversions for vector parameters
+#endif
+
+// User reduction functions are written in the managed language: a director.
+%feature("director") oompi::rt::user_function;
+%ignore oompi::rt::user_function_error;
 
 %include <oompi/rt/common.hpp>
+// Declared before datatype.hpp so that create_struct's parameter gets the vector's typemaps.
+namespace oompi { namespace rt { class datatype; } }
+namespace std {
+%template(DatatypeVector) vector<oompi::rt::datatype>;
+}
 %include <oompi/rt/datatype.hpp>
 %include <oompi/rt/op.hpp>
 %include <oompi/rt/status.hpp>

@@ -345,23 +345,65 @@ protected:
   }
 
 private:
+  // The hot paths of send and recv: one comparison (MPI running and the count fits an int:
+  // detail::g_fast_count_bound), the MPI call, the return-code test. Everything else (the first
+  // call before oompi has seen MPI start, after finalize, more than INT_MAX elements) is in a
+  // cold function that redoes the whole call, so nothing has to survive a call on the hot path
+  // and it keeps no stack frame of its own. A null communicator is refused by MPI's argument
+  // check (MPI_ERR_COMM, through MPI_COMM_WORLD's MPI_ERRORS_RETURN) and reported as the
+  // std::logic_error it is (Open MPI with mpi_param_check=0 skips that check: then a null
+  // communicator crashes there, as it does in C).
+  static bool fast_path_ok(std::size_t count) noexcept {
+    return OOMPI_DETAIL_LIKELY(count < detail::g_fast_count_bound.load(std::memory_order_relaxed));
+  }
+  [[noreturn]] OOMPI_DETAIL_COLD static void throw_p2p_error(const char* routine, int rc) {
+    int cls = rc;
+    MPI_Error_class(rc, &cls);
+    if (cls == MPI_ERR_COMM)
+      throw std::logic_error(std::string(routine) +
+                             ": null communicator, or one already freed (MPI_ERR_COMM)");
+    detail::throw_mpi_error(routine, rc);
+  }
   template <class B>
   void recv_into(B& buf, int source, int tag, MPI_Status* st) const {
-    require("MPI_Recv");
     const detail::buffer_desc d = detail::describe_out(buf);
-    const int rc = OOMPI_DETAIL_LIKELY(d.count <= static_cast<std::size_t>(INT_MAX))
-                       ? MPI_Recv(d.data, static_cast<int>(d.count), d.type, source, tag, comm_, st)
-                       : detail::call_large_recv(d.data, d.count, d.type, source, tag, comm_, st);
-    if (OOMPI_DETAIL_UNLIKELY(rc != MPI_SUCCESS)) detail::throw_mpi_error("MPI_Recv", rc);
+    if (fast_path_ok(d.count)) {
+      const int rc = MPI_Recv(d.data, static_cast<int>(d.count), d.type, source, tag, comm_, st);
+      if (OOMPI_DETAIL_UNLIKELY(rc != MPI_SUCCESS)) throw_p2p_error("MPI_Recv", rc);
+      return;
+    }
+    recv_slow(comm_, d.data, d.count, d.type, source, tag, st);
+  }
+  OOMPI_DETAIL_COLD static void recv_slow(MPI_Comm c, void* data, std::size_t count,
+                                          MPI_Datatype type, int source, int tag,
+                                          MPI_Status* st) {
+    detail::require_running("MPI_Recv");
+    if (c == MPI_COMM_NULL) throw_null("MPI_Recv");
+    const int rc = count <= static_cast<std::size_t>(INT_MAX)
+                       ? MPI_Recv(data, static_cast<int>(count), type, source, tag, c, st)
+                       : detail::call_large_recv(data, count, type, source, tag, c, st);
+    if (rc != MPI_SUCCESS) detail::throw_mpi_error("MPI_Recv", rc);
   }
   template <detail::send_fn Fn, class B>
   void send_mode(const char* routine, const B& buf, int dest, int tag) const {
-    require(routine);
     const detail::buffer_desc d = detail::describe(buf);
-    const int rc = OOMPI_DETAIL_LIKELY(d.count <= static_cast<std::size_t>(INT_MAX))
-                       ? Fn(d.data, static_cast<int>(d.count), d.type, dest, tag, comm_)
-                       : detail::call_large_send(Fn, d.data, d.count, d.type, dest, tag, comm_);
-    if (OOMPI_DETAIL_UNLIKELY(rc != MPI_SUCCESS)) detail::throw_mpi_error(routine, rc);
+    if (fast_path_ok(d.count)) {
+      const int rc = Fn(d.data, static_cast<int>(d.count), d.type, dest, tag, comm_);
+      if (OOMPI_DETAIL_UNLIKELY(rc != MPI_SUCCESS)) throw_p2p_error(routine, rc);
+      return;
+    }
+    send_slow<Fn>(routine, comm_, d.data, d.count, d.type, dest, tag);
+  }
+  template <detail::send_fn Fn>
+  OOMPI_DETAIL_COLD static void send_slow(const char* routine, MPI_Comm c, void* data,
+                                          std::size_t count, MPI_Datatype type, int dest,
+                                          int tag) {
+    detail::require_running(routine);
+    if (c == MPI_COMM_NULL) throw_null(routine);
+    const int rc = count <= static_cast<std::size_t>(INT_MAX)
+                       ? Fn(data, static_cast<int>(count), type, dest, tag, c)
+                       : detail::call_large_send(Fn, data, count, type, dest, tag, c);
+    if (rc != MPI_SUCCESS) detail::throw_mpi_error(routine, rc);
   }
   template <detail::isend_fn Fn, class B>
   request isend_mode(const char* routine, B&& buf, int dest, int tag) const {

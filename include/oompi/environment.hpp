@@ -62,7 +62,7 @@ public:
       std::fflush(stderr);
       abort(exit_code_on_exception);
     }
-    detail::g_mpi_state.store(detail::mpi_state::finalized);
+    detail::set_mpi_state(detail::mpi_state::finalized);
     MPI_Finalize();
   }
 

@@ -10,6 +10,8 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <climits>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -83,6 +85,18 @@ namespace detail {
 enum class mpi_state : int { unknown = 0, running = 1, finalized = 2 };
 inline std::atomic<mpi_state> g_mpi_state{mpi_state::unknown};
 
+// One bound for the hot paths of send and recv (communicator.hpp): INT_MAX + 1 while MPI runs,
+// 0 otherwise, so that the single comparison `count < g_fast_count_bound` asks both "is MPI
+// running?" and "does the count fit MPI's int?". Kept in step with g_mpi_state.
+inline constexpr std::size_t fast_count_bound_running = static_cast<std::size_t>(INT_MAX) + 1;
+inline std::atomic<std::size_t> g_fast_count_bound{0};
+
+inline void set_mpi_state(mpi_state s) noexcept {
+  if (s != mpi_state::running) g_fast_count_bound.store(0);
+  g_mpi_state.store(s);
+  if (s == mpi_state::running) g_fast_count_bound.store(fast_count_bound_running);
+}
+
 [[noreturn]] OOMPI_DETAIL_COLD inline void throw_not_running(const char* routine) {
   int finalized = 0;
   MPI_Finalized(&finalized);
@@ -94,7 +108,7 @@ inline std::atomic<mpi_state> g_mpi_state{mpi_state::unknown};
 // MPI deletes the attributes of MPI_COMM_SELF first thing in MPI_Finalize, whoever calls it
 // (oompi::environment, the user, mpi4py): a delete callback there marks MPI as finalized.
 inline int on_finalize(MPI_Comm, int, void*, void*) {
-  g_mpi_state.store(mpi_state::finalized);
+  set_mpi_state(mpi_state::finalized);
   return MPI_SUCCESS;
 }
 
@@ -102,6 +116,7 @@ inline int on_finalize(MPI_Comm, int, void*, void*) {
 inline void note_running() noexcept {
   mpi_state expected = mpi_state::unknown;
   if (!g_mpi_state.compare_exchange_strong(expected, mpi_state::running)) return;
+  g_fast_count_bound.store(fast_count_bound_running);
   int keyval = MPI_KEYVAL_INVALID;
   if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &on_finalize, &keyval, nullptr) !=
       MPI_SUCCESS)

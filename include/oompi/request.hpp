@@ -421,31 +421,40 @@ std::optional<completed> wait_any(std::vector<R>& reqs) {
   return completed{static_cast<std::size_t>(index), status(st)};
 }
 
+namespace detail {
+using some_fn = int (*)(int, MPI_Request*, int*, int*, MPI_Status*);
+
+// wait_some and test_some: MPI_Waitsome / MPI_Testsome, then each completed request updated.
+template <some_fn Fn, class R>
+std::vector<completed> complete_some(std::vector<R>& reqs, const char* routine) {
+  require_running(routine);
+  auto h = handles_of(reqs);
+  std::vector<int> idx(reqs.size());
+  std::vector<MPI_Status> st(reqs.size());
+  int n = 0;
+  const int rc = Fn(count_of(h.size(), routine), h.data(), &n, idx.data(), st.data());
+  if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) throw_mpi_error(routine, rc);
+  std::vector<completed> out;
+  if (n == MPI_UNDEFINED) return out;
+  completion_errors errors;
+  for (int i = 0; i < n; ++i) {
+    const int err = rc == MPI_ERR_IN_STATUS ? st[i].MPI_ERROR : MPI_SUCCESS;
+    st[i].MPI_ERROR = err;
+    mark_complete(reqs[idx[i]], h[idx[i]], err, errors);
+    out.push_back({static_cast<std::size_t>(idx[i]), status(st[i])});
+  }
+  if (rc != MPI_SUCCESS) throw_in_status(routine, rc, st, static_cast<std::size_t>(n));
+  errors.rethrow();
+  return out;
+}
+}  // namespace detail
+
 /// Waits until at least one request completes; returns all that did (none when none was
 /// pending).
 template <class R>
 std::vector<completed> wait_some(std::vector<R>& reqs) {
   static_assert(detail::is_request_v<R>, "oompi::wait_some: a vector of request or prequest");
-  detail::require_running("MPI_Waitsome");
-  auto h = detail::handles_of(reqs);
-  std::vector<int> idx(reqs.size());
-  std::vector<MPI_Status> st(reqs.size());
-  int n = 0;
-  const int rc = MPI_Waitsome(detail::count_of(h.size(), "MPI_Waitsome"), h.data(), &n,
-                              idx.data(), st.data());
-  if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) detail::throw_mpi_error("MPI_Waitsome", rc);
-  std::vector<completed> out;
-  if (n == MPI_UNDEFINED) return out;
-  detail::completion_errors errors;
-  for (int i = 0; i < n; ++i) {
-    const int err = rc == MPI_ERR_IN_STATUS ? st[i].MPI_ERROR : MPI_SUCCESS;
-    st[i].MPI_ERROR = err;
-    detail::mark_complete(reqs[idx[i]], h[idx[i]], err, errors);
-    out.push_back({static_cast<std::size_t>(idx[i]), status(st[i])});
-  }
-  if (rc != MPI_SUCCESS) detail::throw_in_status("MPI_Waitsome", rc, st, static_cast<std::size_t>(n));
-  errors.rethrow();
-  return out;
+  return detail::complete_some<MPI_Waitsome>(reqs, "MPI_Waitsome");
 }
 
 /// Completes all requests if all are done (true), else completes none (false).
@@ -489,26 +498,7 @@ std::optional<completed> test_any(std::vector<R>& reqs) {
 template <class R>
 std::vector<completed> test_some(std::vector<R>& reqs) {
   static_assert(detail::is_request_v<R>, "oompi::test_some: a vector of request or prequest");
-  detail::require_running("MPI_Testsome");
-  auto h = detail::handles_of(reqs);
-  std::vector<int> idx(reqs.size());
-  std::vector<MPI_Status> st(reqs.size());
-  int n = 0;
-  const int rc = MPI_Testsome(detail::count_of(h.size(), "MPI_Testsome"), h.data(), &n,
-                              idx.data(), st.data());
-  if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) detail::throw_mpi_error("MPI_Testsome", rc);
-  std::vector<completed> out;
-  if (n == MPI_UNDEFINED) return out;
-  detail::completion_errors errors;
-  for (int i = 0; i < n; ++i) {
-    const int err = rc == MPI_ERR_IN_STATUS ? st[i].MPI_ERROR : MPI_SUCCESS;
-    st[i].MPI_ERROR = err;
-    detail::mark_complete(reqs[idx[i]], h[idx[i]], err, errors);
-    out.push_back({static_cast<std::size_t>(idx[i]), status(st[i])});
-  }
-  if (rc != MPI_SUCCESS) detail::throw_in_status("MPI_Testsome", rc, st, static_cast<std::size_t>(n));
-  errors.rethrow();
-  return out;
+  return detail::complete_some<MPI_Testsome>(reqs, "MPI_Testsome");
 }
 
 /// Starts all persistent requests at once (MPI_Startall).

@@ -19,6 +19,13 @@
 %rename("%(camelcase)s", %$isconstant) "";
 %rename("%(camelcase)s", %$isvariable) "";
 %rename(MpiEnvironment) oompi::rt::environment;
+// std_vector.i's C# classes (IntVector, ...) call these by their own names from their C# code.
+%rename(capacity) std::vector::capacity;
+%rename(size) std::vector::size;
+%rename(reserve) std::vector::reserve;
+%rename(getitem) std::vector::getitem;
+%rename(getitemcopy) std::vector::getitemcopy;
+%rename(setitem) std::vector::setitem;
 // Offsets and counts live in the Buffer (Buffer.Of(array, offset, count)).
 %ignore oompi::rt::comm::send_part;
 %ignore oompi::rt::comm::recv_part;

@@ -11,6 +11,10 @@
 
 #include <Python.h>
 
+#include <limits>
+#include <memory>
+#include <vector>
+
 #include <oompi/rt/rt.hpp>
 
 #include <string>
@@ -166,10 +170,93 @@ inline void raise_mpi(const oompi::error& e) {
   Py_DECREF(exc);
 }
 
+/// A Python exception raised by a director (a user function called by MPI, possibly on another
+/// thread): fetched out of that thread's state while its GIL was held, carried through the
+/// C++ code as a C++ exception, and restored where the collective returns (trap 2 of the
+/// prototype: SWIG's default would leave it in the wrong thread's state).
+class python_error : public std::exception {
+public:
+  python_error() : st_(std::make_shared<held>()) {
+    PyErr_Fetch(&st_->type, &st_->value, &st_->traceback);
+    PyErr_NormalizeException(&st_->type, &st_->value, &st_->traceback);
+  }
+  const char* what() const noexcept override { return "Python exception in a user function"; }
+  /// Sets the exception as the current Python error (GIL held).
+  void restore() const {
+    Py_XINCREF(st_->type);
+    Py_XINCREF(st_->value);
+    Py_XINCREF(st_->traceback);
+    PyErr_Restore(st_->type, st_->value, st_->traceback);
+  }
+
+private:
+  struct held {
+    PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
+    held() = default;
+    held(const held&) = delete;
+    held& operator=(const held&) = delete;
+    ~held() {  // possibly without the GIL (an exception_ptr dropped anywhere)
+      if (!Py_IsInitialized()) return;
+      PyGILState_STATE g = PyGILState_Ensure();
+      Py_XDECREF(type);
+      Py_XDECREF(value);
+      Py_XDECREF(traceback);
+      PyGILState_Release(g);
+    }
+  };
+  std::shared_ptr<held> st_;
+};
+
+/// A memoryview of `nbytes` at `address` (MPI's memory handed to a user function).
+inline PyObject* memory_view(std::int64_t address, std::int64_t nbytes, bool writable) {
+  if (nbytes < 0) {
+    PyErr_SetString(PyExc_ValueError, "oompi: negative size");
+    return nullptr;
+  }
+  return PyMemoryView_FromMemory(reinterpret_cast<char*>(static_cast<std::intptr_t>(address)),
+                                 static_cast<Py_ssize_t>(nbytes),
+                                 writable ? PyBUF_WRITE : PyBUF_READ);
+}
+
+/// Fills v from any sequence of integers (list, tuple, range, NumPy array); false with a
+/// Python exception set otherwise.
+template <class T>
+bool int_vector(PyObject* o, std::vector<T>& v, const char* what) {
+  PyObject* seq = PySequence_Fast(o, what);
+  if (!seq) return false;
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  v.resize(static_cast<std::size_t>(n));
+  PyObject** items = PySequence_Fast_ITEMS(seq);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* index = PyNumber_Index(items[i]);
+    if (!index) {
+      Py_DECREF(seq);
+      return false;
+    }
+    const long long x = PyLong_AsLongLong(index);
+    Py_DECREF(index);
+    if (x == -1 && PyErr_Occurred()) {
+      Py_DECREF(seq);
+      return false;
+    }
+    if (x < static_cast<long long>(std::numeric_limits<T>::min()) ||
+        x > static_cast<long long>(std::numeric_limits<T>::max())) {
+      Py_DECREF(seq);
+      PyErr_Format(PyExc_OverflowError, "%s: %lld does not fit", what, x);
+      return false;
+    }
+    v[static_cast<std::size_t>(i)] = static_cast<T>(x);
+  }
+  Py_DECREF(seq);
+  return true;
+}
+
 /// Turns the C++ exception in flight into a Python exception (called with the GIL held).
 inline void translate() {
   try {
     throw;
+  } catch (const python_error& e) {
+    e.restore();
   } catch (const oompi::error& e) {
     raise_mpi(e);
   } catch (const rt::closed_error& e) {

@@ -47,6 +47,45 @@
 %feature("nothreadallow") oompi::rt::environment::initialized;
 %feature("nothreadallow") oompi::rt::environment::finalized;
 
+// --- integer vectors (counts, displacements): any sequence of integers, NumPy arrays too ----
+// (applied by oompi.i right after its %template lines, which would override them)
+%define OOMPI_VECTOR_TYPEMAPS
+%typemap(in) const std::vector<int>& (std::vector<int> tmp) %{
+  if (!oompi::python::int_vector($input, tmp, "expected a sequence of integers")) SWIG_fail;
+  $1 = &tmp;
+%}
+%typemap(in) const std::vector<long long>& (std::vector<long long> tmp) %{
+  if (!oompi::python::int_vector($input, tmp, "expected a sequence of integers")) SWIG_fail;
+  $1 = &tmp;
+%}
+%typemap(freearg) const std::vector<int>&, const std::vector<long long>& ""
+%typemap(typecheck, precedence=SWIG_TYPECHECK_POINTER) const std::vector<int>&,
+                                                      const std::vector<long long>& %{
+  $1 = PySequence_Check($input) ? 1 : 0;
+%}
+%enddef
+
+// --- user functions (directors) ---------------------------------------------------------------
+// The Python exception raised in call() is carried out of MPI as oompi::python::python_error
+// and restored where the collective returns, on whatever thread call() ran.
+%feature("director:except") oompi::rt::user_function::call {
+  if ($error != NULL) throw oompi::python::python_error();
+}
+%feature("nothreadallow") oompi::rt::user_function::fail;
+%feature("nothreadallow") oompi::rt::_memory_view;
+%typemap(out) PyObject* oompi::rt::_memory_view %{
+  if (!$1) SWIG_fail;
+  $result = $1;
+%}
+%inline %{
+namespace oompi { namespace rt {
+/// A memoryview of MPI's memory for a user function (valid only during the call).
+inline PyObject* _memory_view(std::int64_t address, std::int64_t nbytes, bool writable) {
+  return oompi::python::memory_view(address, nbytes, writable);
+}
+}}
+%}
+
 // --- run-time buffers: anything with the buffer protocol ----------------------------------
 %typemap(in) const oompi::rt::buffer& (oompi::rt::buffer tmp, oompi::python::view_guard view) %{
   if (!view.get($input, false, tmp)) SWIG_fail;

@@ -28,8 +28,12 @@ from .core import (  # noqa: F401
     Request,
     Status,
     TestSupport,
+    IntVector,
+    Int64Vector,
+    DatatypeVector,
 )
 from . import core as _core
+from .ops import UserFunction  # noqa: F401  (also installs Op.create)
 import enum as _enum
 
 

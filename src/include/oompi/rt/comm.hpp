@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace oompi::rt {
 
@@ -66,14 +67,72 @@ public:
   status recv_part(buffer& buf, std::int64_t offset, std::int64_t count, int source,
                    int tag) const;
 
-  // --- collectives ---------------------------------------------------------------------
+  // --- collectives (src/collectives.cpp, on the core's) ---------------------------------
+  // Counts come from the buffers: a receive buffer must hold exactly what the collective
+  // delivers (std::invalid_argument otherwise). Root-only buffers (the receive buffer of
+  // gather/reduce, the send buffer of scatter) may be empty on the other ranks. Counts and
+  // displacements of the v forms are in elements. *_in_place: `buf` plays the role MPI gives
+  // it on this rank (rooted ones: the whole buffer at the root, this rank's part elsewhere).
+  // Nonblocking forms take async buffers, which the request keeps alive, with the count and
+  // displacement vectors, until it completes.
   void barrier() const;
-  /// Broadcasts buf from root to every rank.
   void bcast(buffer& buf, int root) const;
-  /// recvbuf = op over every rank's sendbuf (same count and type on all ranks).
+  void reduce(const buffer& sendbuf, buffer& recvbuf, const op& operation, int root) const;
+  void reduce_in_place(buffer& buf, const op& operation, int root) const;
   void allreduce(const buffer& sendbuf, buffer& recvbuf, const op& operation) const;
-  /// buf = op over every rank's buf (MPI_IN_PLACE).
   void allreduce_in_place(buffer& buf, const op& operation) const;
+  void gather(const buffer& sendbuf, buffer& recvbuf, int root) const;
+  void gather_in_place(buffer& buf, int root) const;
+  void gatherv(const buffer& sendbuf, buffer& recvbuf, const std::vector<int>& counts,
+               const std::vector<int>& displs, int root) const;
+  void scatter(const buffer& sendbuf, buffer& recvbuf, int root) const;
+  void scatter_in_place(buffer& buf, int root) const;
+  void scatterv(const buffer& sendbuf, const std::vector<int>& counts,
+                const std::vector<int>& displs, buffer& recvbuf, int root) const;
+  void allgather(const buffer& sendbuf, buffer& recvbuf) const;
+  void allgather_in_place(buffer& buf) const;
+  void allgatherv(const buffer& sendbuf, buffer& recvbuf, const std::vector<int>& counts,
+                  const std::vector<int>& displs) const;
+  void alltoall(const buffer& sendbuf, buffer& recvbuf) const;
+  void alltoall_in_place(buffer& buf) const;
+  void alltoallv(const buffer& sendbuf, const std::vector<int>& sendcounts,
+                 const std::vector<int>& senddispls, buffer& recvbuf,
+                 const std::vector<int>& recvcounts, const std::vector<int>& recvdispls) const;
+  void reduce_scatter_block(const buffer& sendbuf, buffer& recvbuf, const op& operation) const;
+  void reduce_scatter(const buffer& sendbuf, buffer& recvbuf, const std::vector<int>& counts,
+                      const op& operation) const;
+  void scan(const buffer& sendbuf, buffer& recvbuf, const op& operation) const;
+  void scan_in_place(buffer& buf, const op& operation) const;
+  void exscan(const buffer& sendbuf, buffer& recvbuf, const op& operation) const;
+  void exscan_in_place(buffer& buf, const op& operation) const;
+
+  request ibarrier() const;
+  request ibcast(async_buffer& buf, int root) const;
+  request ireduce(const async_buffer& sendbuf, async_buffer& recvbuf, const op& operation,
+                  int root) const;
+  request iallreduce(const async_buffer& sendbuf, async_buffer& recvbuf,
+                     const op& operation) const;
+  request iallreduce_in_place(async_buffer& buf, const op& operation) const;
+  request igather(const async_buffer& sendbuf, async_buffer& recvbuf, int root) const;
+  request igatherv(const async_buffer& sendbuf, async_buffer& recvbuf,
+                   const std::vector<int>& counts, const std::vector<int>& displs,
+                   int root) const;
+  request iscatter(const async_buffer& sendbuf, async_buffer& recvbuf, int root) const;
+  request iscatterv(const async_buffer& sendbuf, const std::vector<int>& counts,
+                    const std::vector<int>& displs, async_buffer& recvbuf, int root) const;
+  request iallgather(const async_buffer& sendbuf, async_buffer& recvbuf) const;
+  request iallgatherv(const async_buffer& sendbuf, async_buffer& recvbuf,
+                      const std::vector<int>& counts, const std::vector<int>& displs) const;
+  request ialltoall(const async_buffer& sendbuf, async_buffer& recvbuf) const;
+  request ialltoallv(const async_buffer& sendbuf, const std::vector<int>& sendcounts,
+                     const std::vector<int>& senddispls, async_buffer& recvbuf,
+                     const std::vector<int>& recvcounts,
+                     const std::vector<int>& recvdispls) const;
+  request ireduce_scatter_block(const async_buffer& sendbuf, async_buffer& recvbuf,
+                                const op& operation) const;
+  request iscan(const async_buffer& sendbuf, async_buffer& recvbuf, const op& operation) const;
+  request iexscan(const async_buffer& sendbuf, async_buffer& recvbuf,
+                  const op& operation) const;
 
 #ifndef SWIG
   struct state;

@@ -26,6 +26,13 @@ public:
   using std::logic_error::logic_error;
 };
 
+/// A user_function reported failure with fail() (the C# binding's way): the collective that
+/// ran it throws this after MPI returns.
+class user_function_error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
 /// Whatever a pending nonblocking operation needs kept alive: a JNI global reference to a
 /// direct buffer, a pinned GCHandle, a held Py_buffer. Destroyed when the operation completes.
 using keep_alive = oompi::detail::keep_alive;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace oompi::rt {
 
@@ -26,11 +27,41 @@ public:
   static datatype contiguous(int count, const datatype& base);
   /// `count` blocks of `blocklength` elements, `stride` elements apart (MPI_Type_vector).
   static datatype vector(int count, int blocklength, int stride, const datatype& base);
+  /// Like vector, with the stride in bytes (MPI_Type_create_hvector).
+  static datatype hvector(int count, int blocklength, std::int64_t stride_bytes,
+                          const datatype& base);
+  /// Blocks of blocklengths[i] elements at displacements[i] elements (MPI_Type_indexed).
+  static datatype indexed(const std::vector<int>& blocklengths,
+                          const std::vector<int>& displacements, const datatype& base);
+  /// Like indexed, displacements in bytes (MPI_Type_create_hindexed).
+  static datatype hindexed(const std::vector<int>& blocklengths,
+                           const std::vector<long long>& displacements_bytes,
+                           const datatype& base);
+  /// Blocks of one length at displacements in elements (MPI_Type_create_indexed_block).
+  static datatype indexed_block(int blocklength, const std::vector<int>& displacements,
+                                const datatype& base);
+  /// A struct: blocklengths[i] elements of types[i] at displacements_bytes[i]
+  /// (MPI_Type_create_struct). Resize it to the language's record size with resized().
+  static datatype create_struct(const std::vector<int>& blocklengths,
+                                const std::vector<long long>& displacements_bytes,
+                                const std::vector<datatype>& types);
+  /// A C-order sub-array of a sizes[] array of base elements (MPI_Type_create_subarray).
+  static datatype subarray(const std::vector<int>& sizes, const std::vector<int>& subsizes,
+                           const std::vector<int>& starts, const datatype& base);
+  /// The same type with lower bound lb and extent `extent` bytes (MPI_Type_create_resized).
+  static datatype resized(const datatype& base, std::int64_t lb, std::int64_t extent);
+  /// A copy of a type (MPI_Type_dup), derived even when the original is predefined.
+  datatype dup() const;
 
   /// Bytes of data in one element (MPI_Type_size).
   std::int64_t size() const;
   /// Bytes from one element to the next in an array of them (MPI_Type_get_extent).
   std::int64_t extent() const;
+  /// Lower bound in bytes (MPI_Type_get_extent).
+  std::int64_t lb() const;
+  /// Bytes actually spanned by the data, and where they start (MPI_Type_get_true_extent).
+  std::int64_t true_extent() const;
+  std::int64_t true_lb() const;
   /// MPI's name for the type ("MPI_DOUBLE", or set by set_name).
   std::string name() const;
   /// True for a predefined type.
@@ -43,6 +74,8 @@ public:
 #ifndef SWIG
   /// The MPI handle; throws closed_error / logic_error when there is none.
   MPI_Datatype native(const char* what) const;
+  /// A handle on a type owned elsewhere (never freed through it).
+  static datatype borrow(MPI_Datatype type);
   struct state;
 #endif
 

@@ -1,0 +1,65 @@
+#ifndef OOMPI_RT_DETAIL_COMM_STATE_HPP
+#define OOMPI_RT_DETAIL_COMM_STATE_HPP
+
+// What the facade's comm.cpp and collectives.cpp share: the communicator's state, the
+// conversion of run-time buffers to the core's raw buffers, and requests that own the
+// keep-alives of their buffers.
+
+#include <oompi/rt/buffer.hpp>
+#include <oompi/rt/comm.hpp>
+
+#include <oompi/communicator.hpp>
+
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace oompi::rt {
+
+struct comm::state {
+  oompi::intracommunicator c;  // never owning: this state decides when to free
+  bool owned = false;
+  bool closed = false;
+  explicit state(oompi::intracommunicator&& ic, bool own) : c(std::move(ic)), owned(own) {}
+  // Not freed here: MPI_Comm_free is collective and this may be a finalizer thread.
+};
+
+namespace detail {
+
+inline oompi::raw_buffer raw(const buffer& b) {
+  return oompi::raw_buffer(b.data, static_cast<std::size_t>(b.count), b.type);
+}
+
+inline void check_buffer(const buffer& b, const char* what) {
+  if (b.count < 0) throw std::invalid_argument(std::string(what) + ": negative count");
+  if (b.type == MPI_DATATYPE_NULL) throw std::invalid_argument(std::string(what) + ": no datatype");
+}
+
+// Everything a facade request keeps until its operation completes: the core request's own
+// keep (copies of count vectors, the check that rethrows a user op's exception), the
+// buffers' keep-alives (pins, global references, Py_buffers) and anything else (the op).
+struct request_keeps final : oompi::detail::keep_alive {
+  std::unique_ptr<oompi::detail::keep_alive> core, first, second;
+  std::shared_ptr<void> extra;
+  void completed() override {
+    if (core) core->completed();
+  }
+};
+
+// The core's request for borrowed buffers, re-made to own what keeps them valid.
+inline oompi::request owning(oompi::request&& r, const buffer* a, const buffer* b = nullptr,
+                             std::shared_ptr<void> extra = nullptr) {
+  auto k = std::make_unique<request_keeps>();
+  k->core = r.release_keep();
+  if (a) k->first = std::move(a->keep);
+  if (b) k->second = std::move(b->keep);
+  k->extra = std::move(extra);
+  MPI_Request h = r.native();
+  r.native_handle() = MPI_REQUEST_NULL;
+  return oompi::request(h, std::move(k));
+}
+
+}  // namespace detail
+}  // namespace oompi::rt
+
+#endif  // OOMPI_RT_DETAIL_COMM_STATE_HPP

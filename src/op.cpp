@@ -1,0 +1,82 @@
+#include <oompi/rt/datatype.hpp>
+#include <oompi/rt/op.hpp>
+
+#include <oompi/op.hpp>
+
+#include "detail/reclaim.hpp"
+
+namespace oompi::rt {
+
+user_function::~user_function() = default;
+
+void user_function::fail(const std::string& message) {
+  failed_ = true;
+  message_ = message;
+}
+
+bool user_function::take_failure(std::string& message) {
+  if (!failed_) return false;
+  failed_ = false;
+  message = std::move(message_);
+  message_.clear();
+  return true;
+}
+
+struct op::state {
+  oompi::op core;
+  op_kind kind = op_kind::no_op;
+  bool user = false;
+  bool closed = false;
+};
+
+namespace {
+op::state* checked(const std::shared_ptr<op::state>& st, const char* what) {
+  if (!st) detail::throw_null(what, "op");
+  if (st->closed) detail::throw_closed(what, "op");
+  return st.get();
+}
+}  // namespace
+
+op op::of(op_kind kind) {
+  auto s = std::make_shared<state>();
+  s->core = oompi::op(detail::builtin_op(kind));  // validates the kind; borrowed, never freed
+  s->kind = kind;
+  return op(std::move(s));
+}
+
+op op::create(user_function* fn, bool commutative) {
+  if (fn == nullptr) throw std::invalid_argument("op.create: null user function");
+  detail::drain();
+  auto s = std::make_shared<state>();
+  // The core's run-time user op: a trampoline slot that catches whatever the function throws
+  // and rethrows it from the collective. The datatype handed to the function is a borrowed
+  // facade handle made per call (no MPI call, never freed).
+  s->core = oompi::op(
+      [fn](const void* in, void* inout, int len, MPI_Datatype type) {
+        MPI_Aint lb = 0, extent = 0;
+        MPI_Type_get_extent(type, &lb, &extent);
+        fn->call(static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(in)),
+                 static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(inout)), len,
+                 static_cast<std::int64_t>(extent), datatype::borrow(type));
+        std::string message;
+        if (fn->take_failure(message)) throw user_function_error(message);
+      },
+      commutative);
+  s->user = true;
+  return op(std::move(s));
+}
+
+op_kind op::kind() const { return checked(st_, "op.kind")->kind; }
+bool op::is_user() const { return checked(st_, "op.is_user")->user; }
+bool op::is_commutative() const { return checked(st_, "op.is_commutative")->core.commutative(); }
+bool op::is_null() const noexcept { return !st_ || st_->closed; }
+
+void op::close() {
+  if (!st_ || st_->closed || !st_->user) return;  // predefined ops stay usable
+  st_->core = oompi::op();  // releases the trampoline slot (no MPI call)
+  st_->closed = true;
+}
+
+const oompi::op& op::core(const char* what) const { return checked(st_, what)->core; }
+
+}  // namespace oompi::rt

@@ -1,0 +1,41 @@
+// Rank 1 of the interop exchange written in C++ (graph_peer.cpp describes the protocol): checks
+// graph_peer and the PEER form of oompi_add_mpi_test, and shows the other languages what their
+// side does.
+#include <oompi/oompi.hpp>
+
+#include "golden_types.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+using golden::list_node;
+
+int main(int argc, char** argv) {
+  oompi::environment env(argc, argv);
+  const auto world = oompi::communicator::world();
+  auto s = world.orecv<golden::shape>(0, 1);
+  auto a = world.orecv<std::shared_ptr<list_node>>(0, 2);
+  if (s.name != "triangle" || s.id != -1234567890123 || !a || !a->next || !a->other ||
+      a->next->next != a->other || a->other->next != a) {
+    std::fprintf(stderr, "graph_mirror: golden values arrived wrong\n");
+    oompi::environment::abort(1);
+  }
+  s.id += 1;
+  s.name += "!";
+  world.osend(s, 0, 3);
+  for (auto* n : {a.get(), a->next.get(), a->other.get()})
+    for (auto& v : n->data) v *= 10;
+  world.osend(a, 0, 4);
+  a->other->next.reset(), a->next.reset(), a->other.reset();
+
+  std::vector<std::shared_ptr<list_node>> chain(1000);
+  for (auto& n : chain) n = std::make_shared<list_node>();
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    chain[i]->data = {static_cast<std::int32_t>(i)};
+    chain[i]->other = chain[0];
+    if (i + 1 < chain.size()) chain[i]->next = chain[i + 1];
+  }
+  world.osend(chain[0], 0, 5);
+  chain[0]->other.reset();
+  return 0;
+}

@@ -34,6 +34,8 @@ from .core import (  # noqa: F401
 )
 from . import core as _core
 from .ops import UserFunction  # noqa: F401  (also installs Op.create)
+from . import objects as _objects  # noqa: F401  (installs Comm.osend, orecv, obcast, ...)
+from .objects import ObjectRequest  # noqa: F401
 import enum as _enum
 
 

@@ -6,6 +6,7 @@
 
 %{
 #include "oompi_fastpath.hpp"
+#include "oompi_wire.hpp"
 %}
 
 %define OOMPI_TRANSLATE_EXCEPTION oompi::python::translate() %enddef
@@ -134,6 +135,17 @@ inline PyObject* _memory_view(std::int64_t address, std::int64_t nbytes, bool wr
                                   METH_O, "Puts the vectorcall send/recv/... on Comm."};
     PyObject* f = PyCFunction_New(&install, NULL);
     if (f) PyModule_AddObject(m, "_install_fast_paths", f);
+    static PyMethodDef wire_defs[] = {
+        {"_wire_dumps", reinterpret_cast<PyCFunction>(
+             reinterpret_cast<void (*)()>(oompi::python::wire::dumps)), METH_FASTCALL,
+         "_wire_dumps(obj, desc) -> bytes in wire format v1"},
+        {"_wire_loads", reinterpret_cast<PyCFunction>(
+             reinterpret_cast<void (*)()>(oompi::python::wire::loads)), METH_FASTCALL,
+         "_wire_loads(buffer, desc) -> object"}};
+    for (PyMethodDef& d : wire_defs) {
+      PyObject* w = PyCFunction_New(&d, NULL);
+      if (w) PyModule_AddObject(m, d.ml_name, w);
+    }
   }
   if (oompi::python::g_status_type) {
     Py_INCREF(oompi::python::g_status_type);

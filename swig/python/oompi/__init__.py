@@ -36,6 +36,11 @@ from . import core as _core
 from .ops import UserFunction  # noqa: F401  (also installs Op.create)
 from . import objects as _objects  # noqa: F401  (installs Comm.osend, orecv, obcast, ...)
 from .objects import ObjectRequest  # noqa: F401
+from . import transportable as wire  # noqa: F401  (oompi.wire.dumps / loads; before the next line)
+from .transportable import (  # noqa: F401
+    Array, List, Ref, transportable, is_transportable,
+    int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64, boolean,
+)
 import enum as _enum
 
 

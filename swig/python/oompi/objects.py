@@ -17,7 +17,10 @@ point-to-point and broadcast messages.
 Frames (one tag, in order, from one sender; the non-overtaking rule keeps them together):
   pickle bytes                                 (first byte 0x80: no out-of-band buffers)
   b"OOB1" u32 n, n * u64 size, pickle bytes    then n messages, one per out-of-band buffer
-  b"WIR1" wire v1 bytes (oompi.transportable)  a Transportable object graph
+A Transportable object (or any object sent with ``type=``) is one message of wire v1 bytes and
+nothing else, exactly what C++ osend/orecv exchange; the receiver names the type
+(``orecv(source, tag, type=Shape)`` or ``type=oompi.Ref(Node)``). Collectives other than obcast
+pickle their objects (Transportable classes are plain dataclasses, so they pickle too).
 """
 import functools as _functools
 import operator as _operator
@@ -25,6 +28,7 @@ import pickle as _pickle
 import struct as _struct
 
 from . import core as _core
+from . import transportable as _wire
 
 try:
     import numpy as _np
@@ -34,17 +38,17 @@ except ImportError:  # pragma: no cover - NumPy is a dependency of the tests, no
 OOB_MIN = 64 * 1024  # buffers smaller than this are cheaper to copy into the pickle
 _HEADER = _struct.Struct("<4sI")
 _OOB = b"OOB1"
-_WIRE = b"WIR1"
 _dumps = _pickle.dumps
 _loads = _pickle.loads
 _PROTOCOL = 5
 
 
-def _encode(obj):
+def _encode(obj, wire_type=None):
     """bytes-like first frame and the list of out-of-band buffers (memoryviews)."""
-    wire = getattr(type(obj), "__oompi_wire__", None)
-    if wire is not None:
-        return _WIRE + wire.dumps(obj), ()
+    if wire_type is not None:
+        return _wire.dumps(obj, wire_type), ()
+    if _wire.is_transportable(obj.__class__):
+        return _wire.dumps(obj), ()
     oob = []
 
     def keep(pb):
@@ -66,34 +70,32 @@ def _decode_first(data):
     """(object, None) or (None, (sizes, pickle memoryview)) when out-of-band buffers follow."""
     mv = memoryview(data)
     if mv.nbytes >= 4 and mv[0] != 0x80:
-        tag = bytes(mv[:4])
-        if tag == _WIRE:
-            from . import transportable
-            return transportable.loads(mv[4:]), None
-        if tag == _OOB:
+        if bytes(mv[:4]) == _OOB:
             _, n = _HEADER.unpack_from(mv)
             sizes = _struct.unpack_from("<%dQ" % n, mv, _HEADER.size)
             return None, (sizes, mv[_HEADER.size + 8 * n:])
     try:
         return _loads(mv), None
     except Exception as e:
-        raise ValueError("oompi: the message is not an object sent with osend/obcast "
-                         "(pickle or wire v1): %s" % e) from e
+        raise ValueError("oompi: the message is not a pickled object (%s); a Transportable "
+                         "object or a C++ osend is read with orecv(..., type=TheClass) or "
+                         "type=oompi.Ref(TheClass)" % e) from e
 
 
 # --- point to point ----------------------------------------------------------------------------
 
-def osend(self, obj, dest, tag=0):
-    """Sends any picklable object (or a Transportable one, in wire format v1)."""
-    data, oob = _encode(obj)
+def osend(self, obj, dest, tag=0, type=None):
+    """Sends any picklable object; a Transportable one (or any object with ``type=``) in wire
+    format v1 (by value; ``type=oompi.Ref(cls)`` sends a reference, as C++ shared_ptr)."""
+    data, oob = _encode(obj, type)
     self.send(data, dest, tag)
     for b in oob:
         self.send(b, dest, tag)
 
 
-def ossend(self, obj, dest, tag=0):
+def ossend(self, obj, dest, tag=0, type=None):
     """osend in synchronous mode (returns once the receiver has started receiving)."""
-    data, oob = _encode(obj)
+    data, oob = _encode(obj, type)
     self.ssend(data, dest, tag)
     for b in oob:
         self.ssend(b, dest, tag)
@@ -112,12 +114,13 @@ def _recv_rest(self, first, st):
     return _loads(pickled, buffers=bufs)
 
 
-def orecv(self, source=_core.ANY_SOURCE, tag=_core.ANY_TAG, with_status=False):
-    """Receives an object sent with osend; `(obj, status)` when with_status is true."""
+def orecv(self, source=_core.ANY_SOURCE, tag=_core.ANY_TAG, type=None, with_status=False):
+    """Receives an object sent with osend (pickled; or wire v1 of ``type``: a Transportable
+    class by value, oompi.Ref(cls), list[...]); ``(obj, status)`` when with_status is true."""
     st = self.probe(source, tag)
     first = bytearray(st.count_bytes)
     st = self.recv(first, st.source, st.tag)
-    obj = _recv_rest(self, first, st)
+    obj = _wire.loads(first, type) if type is not None else _recv_rest(self, first, st)
     return (obj, st) if with_status else obj
 
 
@@ -125,8 +128,9 @@ class ObjectRequest:
     """The request of iosend / iorecv: wait() returns the object (iorecv) or None (iosend);
     test() returns (done, object)."""
 
-    def __init__(self, comm, requests=None, source=None, tag=None):
+    def __init__(self, comm, requests=None, source=None, tag=None, type=None):
         self._comm = comm
+        self._type = type
         self._requests = requests  # iosend: the pending sends (they hold their buffers)
         self._source, self._tag = source, tag
         self._done = False
@@ -139,7 +143,8 @@ class ObjectRequest:
                 for r in self._requests:
                     r.wait()
             else:
-                self._value, self.status = orecv(self._comm, self._source, self._tag, True)
+                self._value, self.status = orecv(self._comm, self._source, self._tag, self._type,
+                                                 True)
             self._done = True
         return self._value
 
@@ -152,7 +157,7 @@ class ObjectRequest:
                 st = self._comm.iprobe(self._source, self._tag)
                 if st is not None:
                     # The message is there: receive it (and any out-of-band frames after it).
-                    self._value, self.status = orecv(self._comm, st.source, st.tag, True)
+                    self._value, self.status = orecv(self._comm, st.source, st.tag, self._type, True)
                     self._done = True
         return self._done, self._value
 
@@ -164,17 +169,17 @@ class ObjectRequest:
         return False
 
 
-def iosend(self, obj, dest, tag=0):
+def iosend(self, obj, dest, tag=0, type=None):
     """Nonblocking osend: the request keeps the serialized data alive until it completes."""
-    data, oob = _encode(obj)
+    data, oob = _encode(obj, type)
     reqs = [self.isend(data, dest, tag)] + [self.isend(b, dest, tag) for b in oob]
     return ObjectRequest(self, reqs)
 
 
-def iorecv(self, source=_core.ANY_SOURCE, tag=_core.ANY_TAG):
+def iorecv(self, source=_core.ANY_SOURCE, tag=_core.ANY_TAG, type=None):
     """Nonblocking receive of an object of unknown size: nothing is allocated until the
     message is there (test() probes; wait() blocks)."""
-    return ObjectRequest(self, None, source, tag)
+    return ObjectRequest(self, None, source, tag, type)
 
 
 # --- collectives -------------------------------------------------------------------------------
@@ -196,10 +201,11 @@ def _check_int(sizes, what):
                             "osend/orecv or obcast for larger objects" % what)
 
 
-def obcast(self, obj, root=0):
-    """Returns root's object on every rank (pickled once, broadcast, unpickled)."""
+def obcast(self, obj, root=0, type=None):
+    """Returns root's object on every rank (pickled once, broadcast, unpickled; wire v1 of
+    ``type`` when given, on every rank)."""
     if self.rank == root:
-        data, oob = _encode(obj)
+        data, oob = _encode(obj, type)
         head = _i64([len(data)] + [len(oob)] + [b.nbytes for b in oob])
         n = _i64([head.size])
         self.bcast(n, root)
@@ -219,6 +225,8 @@ def obcast(self, obj, root=0):
         b = bytearray(int(size))
         self.bcast(b, root)
         bufs.append(b)
+    if type is not None:
+        return _wire.loads(first, type)
     got, rest = _decode_first(first)
     if rest is None:
         return got
@@ -239,9 +247,6 @@ def _pickles(items):
 
 
 def _encode_inband(obj):
-    wire = getattr(type(obj), "__oompi_wire__", None)
-    if wire is not None:
-        return _WIRE + wire.dumps(obj)
     return _dumps(obj, _PROTOCOL)
 
 

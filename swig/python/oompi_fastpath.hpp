@@ -28,6 +28,7 @@
 
 #include <climits>
 #include <cstring>
+#include <string>
 
 namespace oompi::python {
 
@@ -401,6 +402,189 @@ inline PyObject* fast_sendrecv(PyObject* self, PyObject* const* args, Py_ssize_t
   return new_status(st);
 }
 
+
+// --- objects: osend / orecv of pickled objects without Python-level code ------------------------
+// The common case (no type=, no out-of-band buffers on receive) runs here; everything else goes
+// to the Python implementation in oompi/objects.py (g_objects_module._osend_py / _recv_rest).
+inline PyObject* g_pickle_dumps = nullptr;
+inline PyObject* g_pickle_loads = nullptr;
+inline PyObject* g_objects = nullptr;  // oompi.objects, set by objects.py at import
+constexpr Py_ssize_t oob_min = 64 * 1024;
+
+inline bool pickle_ready() {
+  if (g_pickle_dumps) return true;
+  PyObject* m = PyImport_ImportModule("pickle");
+  if (!m) return false;
+  g_pickle_dumps = PyObject_GetAttrString(m, "dumps");
+  g_pickle_loads = PyObject_GetAttrString(m, "loads");
+  Py_DECREF(m);
+  return g_pickle_dumps && g_pickle_loads;
+}
+
+/// buffer_callback of pickle.dumps: small buffers in band (True), large ones appended to the
+/// list bound as `self` and sent out of band (False).
+inline PyObject* keep_buffer(PyObject* list, PyObject* pb) {
+  PyObject* raw = PyObject_CallMethod(pb, "raw", nullptr);
+  if (!raw) return nullptr;
+  Py_buffer v;
+  if (PyObject_GetBuffer(raw, &v, PyBUF_SIMPLE) < 0) return Py_DECREF(raw), nullptr;
+  const Py_ssize_t n = v.len;
+  PyBuffer_Release(&v);
+  if (n < oob_min) {
+    Py_DECREF(raw);
+    Py_RETURN_TRUE;
+  }
+  const int rc = PyList_Append(list, raw);
+  Py_DECREF(raw);
+  if (rc < 0) return nullptr;
+  Py_RETURN_FALSE;
+}
+
+inline PyObject* call_objects(const char* name, PyObject* const* args, Py_ssize_t n) {
+  if (!g_objects) {
+    PyErr_SetString(PyExc_RuntimeError, "oompi.objects is not loaded");
+    return nullptr;
+  }
+  PyObject* f = PyObject_GetAttrString(g_objects, name);
+  if (!f) return nullptr;
+  PyObject* r = PyObject_Vectorcall(f, args, static_cast<size_t>(n), nullptr);
+  Py_DECREF(f);
+  return r;
+}
+
+inline bool send_bytes(rt::comm* c, PyObject* data, int dest, int tag) {
+  fast_view v;
+  rt::buffer b;
+  if (!v.get(data, false, b)) return false;
+  return call_released([&] { c->send(b, dest, tag); });
+}
+
+inline PyObject* fast_osend(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                            PyObject* kwnames) {
+  static const char* const names[] = {"obj", "dest", "tag", "type"};
+  const char* fn = "Comm.osend";
+  PyObject* a[4];
+  if (!bind(fn, args, nargs, kwnames, names, 4, 2, a)) return nullptr;
+  if (a[3] && a[3] != Py_None) {  // wire v1: the Python implementation
+    PyObject* full[5] = {self, a[0], a[1], a[2] ? a[2] : PyLong_FromLong(0), a[3]};
+    PyObject* r = call_objects("_osend_py", full, 5);
+    if (!a[2]) Py_DECREF(full[3]);
+    return r;
+  }
+  rt::comm* c = comm_of(self, g_comm_type);
+  if (!c) return nullptr;
+  int dest = 0, tag = 0;
+  if (!int_arg(a[1], fn, "dest", dest) || !opt_int(a[2], fn, "tag", tag)) return nullptr;
+  if (!pickle_ready()) return nullptr;
+  static PyObject* protocol = PyLong_FromLong(5);
+  static PyObject* kw = Py_BuildValue("(s)", "buffer_callback");
+  static PyMethodDef keep_def = {"keep", keep_buffer, METH_O, nullptr};
+  PyObject* oob = PyList_New(0);
+  if (!oob) return nullptr;
+  PyObject* cb = PyCFunction_New(&keep_def, oob);
+  if (!cb) return Py_DECREF(oob), nullptr;
+  PyObject* call[3] = {a[0], protocol, cb};
+  PyObject* data = PyObject_Vectorcall(g_pickle_dumps, call, 2, kw);
+  Py_DECREF(cb);
+  if (!data) return Py_DECREF(oob), nullptr;
+  bool ok;
+  const Py_ssize_t n = PyList_GET_SIZE(oob);
+  if (n == 0) {
+    ok = send_bytes(c, data, dest, tag);
+  } else {
+    // b"OOB1", u32 n, n * u64 sizes, then the pickle; then one message per buffer.
+    std::string head("OOB1", 4);
+    const std::uint32_t n32 = static_cast<std::uint32_t>(n);
+    head.append(reinterpret_cast<const char*>(&n32), 4);
+    ok = true;
+    for (Py_ssize_t i = 0; ok && i < n; ++i) {
+      Py_buffer v;
+      if (PyObject_GetBuffer(PyList_GET_ITEM(oob, i), &v, PyBUF_SIMPLE) < 0) {
+        ok = false;
+        break;
+      }
+      const std::uint64_t len = static_cast<std::uint64_t>(v.len);
+      PyBuffer_Release(&v);
+      head.append(reinterpret_cast<const char*>(&len), 8);
+    }
+    if (ok) {
+      head.append(PyBytes_AS_STRING(data), static_cast<std::size_t>(PyBytes_GET_SIZE(data)));
+      PyObject* first = PyBytes_FromStringAndSize(head.data(), static_cast<Py_ssize_t>(head.size()));
+      ok = first && send_bytes(c, first, dest, tag);
+      Py_XDECREF(first);
+      for (Py_ssize_t i = 0; ok && i < n; ++i) {
+        // Raw bytes of the buffer (MPI_BYTE): memoryview.cast("B") semantics without a copy.
+        Py_buffer v;
+        if (PyObject_GetBuffer(PyList_GET_ITEM(oob, i), &v, PyBUF_SIMPLE) < 0) {
+          ok = false;
+          break;
+        }
+        rt::buffer b(v.buf, v.len, rt::detail::builtin_type(rt::type_kind::uint8), 1);
+        ok = call_released([&] { c->send(b, dest, tag); });
+        PyBuffer_Release(&v);
+      }
+    }
+  }
+  Py_DECREF(data);
+  Py_DECREF(oob);
+  if (!ok) return nullptr;
+  Py_RETURN_NONE;
+}
+
+inline PyObject* fast_orecv(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                            PyObject* kwnames) {
+  static const char* const names[] = {"source", "tag", "type", "with_status"};
+  const char* fn = "Comm.orecv";
+  PyObject* a[4];
+  if (!bind(fn, args, nargs, kwnames, names, 4, 0, a)) return nullptr;
+  rt::comm* c = comm_of(self, g_comm_type);
+  if (!c) return nullptr;
+  int source = MPI_ANY_SOURCE, tag = MPI_ANY_TAG;
+  if (!opt_int(a[0], fn, "source", source) || !opt_int(a[1], fn, "tag", tag)) return nullptr;
+  int with_status = 0;
+  if (a[3] && (with_status = PyObject_IsTrue(a[3])) < 0) return nullptr;
+  PyObject* type = a[2] && a[2] != Py_None ? a[2] : nullptr;
+  if (!type && !pickle_ready()) return nullptr;
+  rt::status st;
+  if (!call_released([&] { st = c->probe(source, tag); })) return nullptr;
+  const long long n = st.count_bytes();
+  PyObject* data = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(n));
+  if (!data) return nullptr;
+  // Filled before anyone else sees the bytes object (the documented way to build one).
+  rt::buffer b(PyBytes_AS_STRING(data), n, rt::detail::builtin_type(rt::type_kind::uint8), 1);
+  const int src = st.source(), tg = st.tag();
+  if (!call_released([&] { st = c->recv(b, src, tg); })) return Py_DECREF(data), nullptr;
+  PyObject* obj;
+  if (type) {
+    PyObject* call[2] = {data, type};
+    obj = call_objects("_wire_loads", call, 2);
+  } else if (n > 0 && static_cast<unsigned char>(PyBytes_AS_STRING(data)[0]) == 0x80) {
+    obj = PyObject_Vectorcall(g_pickle_loads, &data, 1, nullptr);
+  } else {
+    PyObject* status = new_status(st);
+    if (!status) return Py_DECREF(data), nullptr;
+    PyObject* call[3] = {self, data, status};
+    obj = call_objects("_recv_rest", call, 3);
+    Py_DECREF(status);
+  }
+  Py_DECREF(data);
+  if (!obj || !with_status) return obj;
+  PyObject* status = new_status(st);
+  if (!status) return Py_DECREF(obj), nullptr;
+  PyObject* pair = PyTuple_Pack(2, obj, status);
+  Py_DECREF(obj);
+  Py_DECREF(status);
+  return pair;
+}
+
+/// Called by oompi/objects.py: the module whose Python helpers the fast paths fall back on.
+inline PyObject* set_objects_module(PyObject*, PyObject* m) {
+  Py_XDECREF(g_objects);
+  Py_INCREF(m);
+  g_objects = m;
+  Py_RETURN_NONE;
+}
+
 /// Installs the calls above on the Comm proxy class as method descriptors (called once from
 /// the package's Python code, after SWIG has defined the class).
 inline PyObject* install_fast_paths(PyObject*, PyObject* cls) {
@@ -417,6 +601,15 @@ inline PyObject* install_fast_paths(PyObject*, PyObject* cls) {
       {"sendrecv", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_sendrecv)),
        METH_FASTCALL | METH_KEYWORDS,
        "sendrecv(sendbuf, dest, sendtag, recvbuf, source, recvtag) -> Status"},
+      {"osend", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_osend)),
+       METH_FASTCALL | METH_KEYWORDS,
+       "osend(obj, dest, tag=0, type=None): sends any picklable object (pickle protocol 5, "
+       "buffers of 64 KiB and more out of band); with type= (a Transportable class, "
+       "oompi.Ref(cls), ...) in wire format v1"},
+      {"orecv", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_orecv)),
+       METH_FASTCALL | METH_KEYWORDS,
+       "orecv(source=ANY_SOURCE, tag=ANY_TAG, type=None, with_status=False) -> object (or "
+       "(object, Status)): receives an object of any size sent with osend"},
       {nullptr, nullptr, 0, nullptr}};
   if (!PyType_Check(cls)) {
     PyErr_SetString(PyExc_TypeError, "install_fast_paths: expected a class");

@@ -136,6 +136,8 @@ inline PyObject* _memory_view(std::int64_t address, std::int64_t nbytes, bool wr
     PyObject* f = PyCFunction_New(&install, NULL);
     if (f) PyModule_AddObject(m, "_install_fast_paths", f);
     static PyMethodDef wire_defs[] = {
+        {"_set_objects_module", oompi::python::set_objects_module, METH_O,
+         "The module with the Python side of osend/orecv"},
         {"_wire_dumps", reinterpret_cast<PyCFunction>(
              reinterpret_cast<void (*)()>(oompi::python::wire::dumps)), METH_FASTCALL,
          "_wire_dumps(obj, desc) -> bytes in wire format v1"},

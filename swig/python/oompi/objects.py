@@ -17,12 +17,15 @@ point-to-point and broadcast messages.
 Frames (one tag, in order, from one sender; the non-overtaking rule keeps them together):
   pickle bytes                                 (first byte 0x80: no out-of-band buffers)
   b"OOB1" u32 n, n * u64 size, pickle bytes    then n messages, one per out-of-band buffer
-A Transportable object (or any object sent with ``type=``) is one message of wire v1 bytes and
-nothing else, exactly what C++ osend/orecv exchange; the receiver names the type
-(``orecv(source, tag, type=Shape)`` or ``type=oompi.Ref(Node)``). Collectives other than obcast
+An object sent with ``type=`` (a Transportable class: by value; oompi.Ref(cls): a reference;
+list[...]...) is one message of wire v1 bytes and nothing else, exactly what C++ osend/orecv
+exchange; the receiver names the same type (``orecv(source, tag, type=Shape)``). Without
+``type=`` on both sides, objects are pickled. Collectives other than obcast
 pickle their objects (Transportable classes are plain dataclasses, so they pickle too).
 """
 import functools as _functools
+import importlib as _importlib
+import sys as _sys
 import operator as _operator
 import pickle as _pickle
 import struct as _struct
@@ -47,8 +50,6 @@ def _encode(obj, wire_type=None):
     """bytes-like first frame and the list of out-of-band buffers (memoryviews)."""
     if wire_type is not None:
         return _wire.dumps(obj, wire_type), ()
-    if _wire.is_transportable(obj.__class__):
-        return _wire.dumps(obj), ()
     oob = []
 
     def keep(pb):
@@ -84,9 +85,9 @@ def _decode_first(data):
 
 # --- point to point ----------------------------------------------------------------------------
 
-def osend(self, obj, dest, tag=0, type=None):
-    """Sends any picklable object; a Transportable one (or any object with ``type=``) in wire
-    format v1 (by value; ``type=oompi.Ref(cls)`` sends a reference, as C++ shared_ptr)."""
+def _osend_py(self, obj, dest, tag=0, type=None):
+    """Sends any picklable object, or with ``type=`` an object in wire format v1 (a
+    Transportable class: by value; ``oompi.Ref(cls)``: a reference, as C++ shared_ptr)."""
     data, oob = _encode(obj, type)
     self.send(data, dest, tag)
     for b in oob:
@@ -99,6 +100,10 @@ def ossend(self, obj, dest, tag=0, type=None):
     self.ssend(data, dest, tag)
     for b in oob:
         self.ssend(b, dest, tag)
+
+
+def _wire_loads(data, type):
+    return _wire.loads(data, type)
 
 
 def _recv_rest(self, first, st):
@@ -114,7 +119,7 @@ def _recv_rest(self, first, st):
     return _loads(pickled, buffers=bufs)
 
 
-def orecv(self, source=_core.ANY_SOURCE, tag=_core.ANY_TAG, type=None, with_status=False):
+def _orecv_py(self, source=_core.ANY_SOURCE, tag=_core.ANY_TAG, type=None, with_status=False):
     """Receives an object sent with osend (pickled; or wire v1 of ``type``: a Transportable
     class by value, oompi.Ref(cls), list[...]); ``(obj, status)`` when with_status is true."""
     st = self.probe(source, tag)
@@ -143,8 +148,8 @@ class ObjectRequest:
                 for r in self._requests:
                     r.wait()
             else:
-                self._value, self.status = orecv(self._comm, self._source, self._tag, self._type,
-                                                 True)
+                self._value, self.status = self._comm.orecv(self._source, self._tag, self._type,
+                                                            True)
             self._done = True
         return self._value
 
@@ -157,7 +162,7 @@ class ObjectRequest:
                 st = self._comm.iprobe(self._source, self._tag)
                 if st is not None:
                     # The message is there: receive it (and any out-of-band frames after it).
-                    self._value, self.status = orecv(self._comm, st.source, st.tag, self._type, True)
+                    self._value, self.status = self._comm.orecv(st.source, st.tag, self._type, True)
                     self._done = True
         return self._done, self._value
 
@@ -374,7 +379,9 @@ def oallreduce(self, obj, op):
 
 
 def _install():
-    for f in (osend, ossend, orecv, iosend, iorecv, obcast, oscatter, ogather, oallgather,
+    # osend / orecv are C methods (oompi_fastpath.hpp) that call back into this module.
+    _importlib.import_module("oompi._core")._set_objects_module(_sys.modules[__name__])
+    for f in (ossend, iosend, iorecv, obcast, oscatter, ogather, oallgather,
               oalltoall, oreduce, oallreduce):
         setattr(_core.Comm, f.__name__, f)
 

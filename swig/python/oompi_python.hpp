@@ -251,6 +251,32 @@ bool int_vector(PyObject* o, std::vector<T>& v, const char* what) {
   return true;
 }
 
+void translate();
+
+/// An mpi4py.MPI.Comm (anything with py2f()) as a facade communicator that does not own it.
+/// False with a Python exception set otherwise.
+inline bool foreign_comm(PyObject* obj, rt::comm& out) {
+  PyObject* f = PyObject_HasAttrString(obj, "py2f") ? PyObject_CallMethod(obj, "py2f", nullptr)
+                                                    : nullptr;
+  if (!f) {
+    if (!PyErr_Occurred())
+      PyErr_Format(PyExc_TypeError,
+                   "oompi: expected an oompi.Comm or an mpi4py.MPI.Comm, not '%.200s'",
+                   Py_TYPE(obj)->tp_name);
+    return false;
+  }
+  const long long h = PyLong_AsLongLong(f);
+  Py_DECREF(f);
+  if (h == -1 && PyErr_Occurred()) return false;
+  try {
+    out = rt::interop::comm_from_fortran(h);
+    return true;
+  } catch (...) {
+    translate();
+    return false;
+  }
+}
+
 /// Turns the C++ exception in flight into a Python exception (called with the GIL held).
 inline void translate() {
   try {

@@ -222,7 +222,42 @@ def _finalize_at_exit():
 
 %include "../oompi.i"
 
+// --- mpi4py interop: an mpi4py.MPI.Comm wherever a communicator is expected ------------------
+%typemap(in) const oompi::rt::comm& (void* argp = 0, int res = 0, oompi::rt::comm foreign) {
+  res = SWIG_ConvertPtr($input, &argp, $descriptor(oompi::rt::comm*), 0);
+  if (SWIG_IsOK(res) && argp) {
+    $1 = reinterpret_cast<oompi::rt::comm*>(argp);
+  } else if (oompi::python::foreign_comm($input, foreign)) {
+    $1 = &foreign;
+  } else {
+    SWIG_fail;
+  }
+}
+%typemap(typecheck, precedence=SWIG_TYPECHECK_POINTER) const oompi::rt::comm& {
+  void* vptr = 0;
+  $1 = SWIG_IsOK(SWIG_ConvertPtr($input, &vptr, $descriptor(oompi::rt::comm*), SWIG_POINTER_NO_NULL)) ||
+       PyObject_HasAttrString($input, "py2f");
+}
+%include <oompi/rt/interop.hpp>
+
 // The hot point-to-point calls replaced by vectorcall methods (oompi_fastpath.hpp).
 %pythoncode %{
 _core._install_fast_paths(Comm)
+
+
+def _comm_from_mpi4py(comm):
+    """An oompi.Comm over an mpi4py.MPI.Comm (same MPI communicator, not owned: closing the
+    oompi handle does not free it)."""
+    return Interop.comm_from_fortran(comm.py2f())
+
+
+def _comm_to_mpi4py(self):
+    """This communicator as an mpi4py.MPI.Intracomm (same MPI communicator; oompi keeps
+    owning what it created: close it in oompi, not with mpi4py's Free)."""
+    from mpi4py import MPI
+    return MPI.Intracomm(MPI.Comm.f2py(Interop.comm_to_fortran(self)))
+
+
+Comm.from_mpi4py = staticmethod(_comm_from_mpi4py)
+Comm.to_mpi4py = _comm_to_mpi4py
 %}

@@ -23,6 +23,7 @@ from .core import (  # noqa: F401
     Comm,
     Datatype,
     Environment,
+    Interop,
     MPIError,
     Op,
     Request,

@@ -7,6 +7,7 @@
 #include "common.hpp"
 #include "datatype.hpp"
 #include "environment.hpp"
+#include "interop.hpp"
 #include "op.hpp"
 #include "request.hpp"
 #include "status.hpp"

@@ -29,6 +29,7 @@
 #include <climits>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace oompi::python {
 
@@ -479,14 +480,45 @@ inline PyObject* fast_osend(PyObject* self, PyObject* const* args, Py_ssize_t na
   static PyObject* protocol = PyLong_FromLong(5);
   static PyObject* kw = Py_BuildValue("(s)", "buffer_callback");
   static PyMethodDef keep_def = {"keep", keep_buffer, METH_O, nullptr};
-  PyObject* oob = PyList_New(0);
-  if (!oob) return nullptr;
-  PyObject* cb = PyCFunction_New(&keep_def, oob);
-  if (!cb) return Py_DECREF(oob), nullptr;
+  // One list and callback per thread, reused (pickling may run Python code that sends again on
+  // this thread: then a fresh pair is made for the inner call).
+  thread_local PyObject* t_oob = nullptr;
+  thread_local PyObject* t_cb = nullptr;
+  thread_local bool t_busy = false;
+  PyObject *oob, *cb;
+  const bool reuse = !t_busy;
+  if (reuse && !t_oob) {
+    t_oob = PyList_New(0);
+    t_cb = t_oob ? PyCFunction_New(&keep_def, t_oob) : nullptr;
+    if (!t_cb) {
+      Py_CLEAR(t_oob);
+      return nullptr;
+    }
+  }
+  if (reuse) {
+    oob = t_oob, cb = t_cb;
+    Py_INCREF(oob), Py_INCREF(cb);
+  } else {
+    oob = PyList_New(0);
+    cb = oob ? PyCFunction_New(&keep_def, oob) : nullptr;
+    if (!cb) return Py_XDECREF(oob), nullptr;
+  }
   PyObject* call[3] = {a[0], protocol, cb};
+  if (reuse) t_busy = true;
   PyObject* data = PyObject_Vectorcall(g_pickle_dumps, call, 2, kw);
   Py_DECREF(cb);
-  if (!data) return Py_DECREF(oob), nullptr;
+  struct done_t {
+    PyObject* l;
+    bool reuse;
+    ~done_t() {
+      if (reuse) {
+        PyList_SetSlice(l, 0, PyList_GET_SIZE(l), nullptr);  // empty it for the next call
+        t_busy = false;
+      }
+      Py_DECREF(l);
+    }
+  } done{oob, reuse};
+  if (!data) return nullptr;
   bool ok;
   const Py_ssize_t n = PyList_GET_SIZE(oob);
   if (n == 0) {
@@ -526,7 +558,6 @@ inline PyObject* fast_osend(PyObject* self, PyObject* const* args, Py_ssize_t na
     }
   }
   Py_DECREF(data);
-  Py_DECREF(oob);
   if (!ok) return nullptr;
   Py_RETURN_NONE;
 }
@@ -545,15 +576,32 @@ inline PyObject* fast_orecv(PyObject* self, PyObject* const* args, Py_ssize_t na
   if (a[3] && (with_status = PyObject_IsTrue(a[3])) < 0) return nullptr;
   PyObject* type = a[2] && a[2] != Py_None ? a[2] : nullptr;
   if (!type && !pickle_ready()) return nullptr;
+  // Small messages (most pickled objects): probe and receive in one release of the GIL into a
+  // per-thread buffer, copied into a bytes object. Larger ones: an exact bytes object first.
+  constexpr long long small_max = 4096;  // copied out into a bytes object: keep it short
+  thread_local std::vector<char> small(small_max);
   rt::status st;
-  if (!call_released([&] { st = c->probe(source, tag); })) return nullptr;
+  bool received = false;
+  if (!call_released([&] {
+        st = c->probe(source, tag);
+        if (st.count_bytes() <= small_max) {
+          rt::buffer sb(small.data(), st.count_bytes(),
+                        rt::detail::builtin_type(rt::type_kind::uint8), 1);
+          st = c->recv(sb, st.source(), st.tag());
+          received = true;
+        }
+      }))
+    return nullptr;
   const long long n = st.count_bytes();
-  PyObject* data = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(n));
+  PyObject* data = PyBytes_FromStringAndSize(received ? small.data() : nullptr,
+                                             static_cast<Py_ssize_t>(n));
   if (!data) return nullptr;
-  // Filled before anyone else sees the bytes object (the documented way to build one).
-  rt::buffer b(PyBytes_AS_STRING(data), n, rt::detail::builtin_type(rt::type_kind::uint8), 1);
-  const int src = st.source(), tg = st.tag();
-  if (!call_released([&] { st = c->recv(b, src, tg); })) return Py_DECREF(data), nullptr;
+  if (!received) {
+    // Filled before anyone else sees the bytes object (the documented way to build one).
+    rt::buffer b(PyBytes_AS_STRING(data), n, rt::detail::builtin_type(rt::type_kind::uint8), 1);
+    const int src = st.source(), tg = st.tag();
+    if (!call_released([&] { st = c->recv(b, src, tg); })) return Py_DECREF(data), nullptr;
+  }
   PyObject* obj;
   if (type) {
     PyObject* call[2] = {data, type};

@@ -113,9 +113,20 @@ inline PyObject* status_richcompare(PyObject* a, PyObject* b, int op) {
 }
 
 inline PyObject* new_status(const rt::status& st) {
-  PyTypeObject* t = g_status_type;
-  auto* o = PyObject_New(status_object, t);
-  if (!o) return nullptr;
+  // The last Status made is reused when nobody else holds it any more (a loop of receives that
+  // ignores the statuses allocates none): statuses are immutable, so this cannot be observed.
+  static status_object* last = nullptr;
+  status_object* o;
+  if (last && Py_REFCNT(last) == 1) {
+    o = last;
+    Py_INCREF(o);
+  } else {
+    o = PyObject_New(status_object, g_status_type);
+    if (!o) return nullptr;
+    Py_XDECREF(last);
+    last = o;
+    Py_INCREF(o);
+  }
   o->source = st.source();
   o->tag = st.tag();
   o->error = st.error();

@@ -306,7 +306,46 @@ inline bool call_released(F&& f) {
 }
 
 // --- the calls -----------------------------------------------------------------------------
-inline swig_type_info* g_comm_type = nullptr;  // SWIGTYPE_p_oompi__rt__comm, set at init
+inline swig_type_info* g_comm_type = nullptr;      // SWIGTYPE_p_oompi__rt__comm, set at init
+inline swig_type_info* g_datatype_type = nullptr;  // SWIGTYPE_p_oompi__rt__datatype
+inline PyObject* g_dtype_hook = nullptr;  // oompi.structs._buffer_datatype(obj) -> Datatype|None
+
+/// The struct datatype of a NumPy structured array's buffer (built once per dtype and cached by
+/// oompi/structs.py, so the MPI handle outlives the call).
+inline int struct_describe(const Py_buffer& view, rt::buffer& b) {
+  if (!g_dtype_hook || !view.obj) return -1;
+  PyObject* dt = PyObject_CallOneArg(g_dtype_hook, view.obj);
+  if (!dt) return 0;
+  if (dt == Py_None) {
+    Py_DECREF(dt);
+    return -1;
+  }
+  void* p = nullptr;
+  const int res = SWIG_ConvertPtr(dt, &p, g_datatype_type, 0);
+  Py_DECREF(dt);  // the cache keeps it
+  if (!SWIG_IsOK(res) || !p) {
+    PyErr_SetString(PyExc_TypeError, "oompi: the dtype hook did not return a Datatype");
+    return 0;
+  }
+  try {
+    b.type = static_cast<rt::datatype*>(p)->native("buffer");
+  } catch (...) {
+    translate();
+    return 0;
+  }
+  b.data = view.buf;
+  b.extent = view.itemsize;
+  b.count = view.itemsize ? view.len / view.itemsize : 0;
+  return 1;
+}
+
+inline PyObject* set_dtype_hook(PyObject*, PyObject* f) {
+  Py_XDECREF(g_dtype_hook);
+  Py_INCREF(f);
+  g_dtype_hook = f;
+  g_struct_describe = struct_describe;
+  Py_RETURN_NONE;
+}
 
 /// Binds positional and keyword arguments to `names` (the first `required` are required).
 /// slot[i] is a borrowed reference or null when not given.

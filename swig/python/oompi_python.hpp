@@ -98,10 +98,18 @@ inline bool get_view(PyObject* obj, bool writable, Py_buffer& view) {
   return false;
 }
 
+/// Struct datatypes for NumPy structured arrays (oompi_fastpath.hpp sets it): true with b.type
+/// set, false with an exception set, or -1 when the buffer is not a structured array.
+inline int (*g_struct_describe)(const Py_buffer& view, rt::buffer& b) = nullptr;
+
 /// Fills b from a held view; false (with ValueError) for an unsupported format.
 inline bool describe(const Py_buffer& view, rt::buffer& b) {
   rt::type_kind kind;
   if (!kind_of_format(view.format, view.itemsize, kind)) {
+    if (g_struct_describe && view.format && view.format[0] == 'T') {
+      const int r = g_struct_describe(view, b);
+      if (r >= 0) return r == 1;
+    }
     PyErr_Format(PyExc_ValueError,
                  "oompi: unsupported buffer format '%.50s' (item size %zd); use a buffer of a "
                  "builtin numeric type in native byte order",

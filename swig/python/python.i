@@ -130,12 +130,15 @@ inline PyObject* _memory_view(std::int64_t address, std::int64_t nbytes, bool wr
       "oompi.ClosedError", "A handle was used after close().", PyExc_RuntimeError, NULL);
   oompi::python::g_status_type = oompi::python::status_type();
   oompi::python::g_comm_type = SWIGTYPE_p_oompi__rt__comm;
+  oompi::python::g_datatype_type = SWIGTYPE_p_oompi__rt__datatype;
   {
     static PyMethodDef install = {"_install_fast_paths", oompi::python::install_fast_paths,
                                   METH_O, "Puts the vectorcall send/recv/... on Comm."};
     PyObject* f = PyCFunction_New(&install, NULL);
     if (f) PyModule_AddObject(m, "_install_fast_paths", f);
     static PyMethodDef wire_defs[] = {
+        {"_set_dtype_hook", oompi::python::set_dtype_hook, METH_O,
+         "The function giving the struct Datatype of a NumPy structured array"},
         {"_set_objects_module", oompi::python::set_objects_module, METH_O,
          "The module with the Python side of osend/orecv"},
         {"_wire_dumps", reinterpret_cast<PyCFunction>(

@@ -36,6 +36,7 @@ from .core import (  # noqa: F401
 from . import core as _core
 from .ops import UserFunction  # noqa: F401  (also installs Op.create)
 from . import objects as _objects  # noqa: F401  (installs Comm.osend, orecv, obcast, ...)
+from . import structs as _structs  # noqa: F401  (Datatype.from_dtype, structured arrays)
 from .objects import ObjectRequest  # noqa: F401
 from . import transportable as wire  # noqa: F401  (oompi.wire.dumps / loads; before the next line)
 from .transportable import (  # noqa: F401

@@ -253,7 +253,8 @@ inline bool nargs_ok(Py_ssize_t n, Py_ssize_t lo, Py_ssize_t hi, const char* fn)
 /// in the instance dict under "this": looked up directly (SWIG_ConvertPtr's SwigPyObject_Check
 /// falls back to a strcmp of type names for every proxy, ~10% of an 8-byte send).
 inline rt::comm* comm_of(PyObject* self, swig_type_info* type) {
-  static PyObject* this_name = SWIG_This();
+  // The interned "this" is the instance dict's key: an identical pointer, no string compare.
+  static PyObject* this_name = PyUnicode_InternFromString("this");
   PyObject** dictptr = _PyObject_GetDictPtr(self);
   PyObject* obj = dictptr && *dictptr ? PyDict_GetItemWithError(*dictptr, this_name) : nullptr;
   if (obj && Py_TYPE(obj) == SwigPyObject_type()) {

@@ -230,6 +230,16 @@ inline bool int_arg(PyObject* o, const char* fn, const char* name, int& out) {
                  Py_TYPE(o)->tp_name);
     return false;
   }
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000 && !defined(Py_LIMITED_API)
+  // CPython 3.11: an int of at most one 30-bit digit is its sign times that digit (ranks and
+  // tags almost always are): no call into the long-integer code.
+  const Py_ssize_t ndigits = Py_SIZE(o);
+  if (ndigits >= -1 && ndigits <= 1) {
+    out = static_cast<int>(ndigits * static_cast<long>(
+                                         reinterpret_cast<PyLongObject*>(o)->ob_digit[0]));
+    return true;
+  }
+#endif
   int overflow = 0;
   const long v = PyLong_AsLongAndOverflow(o, &overflow);
   if (overflow || v < INT_MIN || v > INT_MAX) {

@@ -573,11 +573,11 @@ inline PyObject* fast_osend(PyObject* self, PyObject* const* args, Py_ssize_t na
   // gets the callback: buffers of 64 KiB and more go out of band.
   int budget = 64;
   const bool plain = !may_hold_buffers(a[0], budget, 0);
-  PyObject* oob = PyList_New(0);
-  if (!oob) return nullptr;
+  PyObject* oob = plain ? nullptr : PyList_New(0);
+  if (!plain && !oob) return nullptr;
   struct done_t {
     PyObject* l;
-    ~done_t() { Py_DECREF(l); }
+    ~done_t() { Py_XDECREF(l); }
   } done{oob};
   PyObject* data;
   if (plain) {
@@ -592,7 +592,7 @@ inline PyObject* fast_osend(PyObject* self, PyObject* const* args, Py_ssize_t na
   }
   if (!data) return nullptr;
   bool ok;
-  const Py_ssize_t n = PyList_GET_SIZE(oob);
+  const Py_ssize_t n = oob ? PyList_GET_SIZE(oob) : 0;
   if (n == 0) {
     ok = send_bytes(c, data, dest, tag);
   } else {

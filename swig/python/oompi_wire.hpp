@@ -218,6 +218,21 @@ struct writer {
     return true;
   }
 
+  /// An int32 element (the common array element): small ints without the long-integer code.
+  bool int32(PyObject* v) {
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000 && !defined(Py_LIMITED_API)
+    if (PyLong_CheckExact(v)) {
+      const Py_ssize_t nd = Py_SIZE(v);
+      if (nd >= -1 && nd <= 1) {  // one 30-bit digit: always within int32
+        put(static_cast<std::int32_t>(nd * static_cast<long>(
+                                               reinterpret_cast<PyLongObject*>(v)->ob_digit[0])));
+        return true;
+      }
+    }
+#endif
+    return number(v, num::i32);
+  }
+
   static bool type_error(PyObject* v, const char* want) {
     PyErr_Format(PyExc_TypeError, "oompi.wire: expected %s, got '%.200s'", want,
                  Py_TYPE(v)->tp_name);
@@ -252,7 +267,11 @@ struct writer {
         put_size(static_cast<std::uint64_t>(n));
         PyObject** items = PySequence_Fast_ITEMS(seq);
         bool ok = true;
-        for (Py_ssize_t i = 0; ok && i < n; ++i) ok = value(items[i], *d.elem);
+        if (d.elem->k == kind::num && d.elem->n == num::i32) {
+          for (Py_ssize_t i = 0; ok && i < n; ++i) ok = int32(items[i]);
+        } else {
+          for (Py_ssize_t i = 0; ok && i < n; ++i) ok = value(items[i], *d.elem);
+        }
         Py_DECREF(seq);
         return ok;
       }

@@ -219,6 +219,11 @@ struct fast_view {
     if (!g_ndarray) find_numpy();
     if (Py_TYPE(obj) == g_ndarray && numpy_buffer(obj, writable, b)) return true;
 #endif
+    if (!writable && PyBytes_CheckExact(obj)) {  // immutable, alive through the caller's reference
+      b = rt::buffer(PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj),
+                     rt::detail::builtin_type(rt::type_kind::uint8), 1);
+      return true;
+    }
     return guard.get(obj, writable, b);
   }
 };

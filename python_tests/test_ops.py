@@ -86,6 +86,19 @@ def test_exception_from_another_thread(world):
     assert world.size == 1 or flag[0] == 1
 
 
+def test_context_manager_and_closed_op(world):
+    with oompi.Op.create(lambda a, b, dt: a + b, commute=True) as op:
+        assert op.is_user() and op.is_commutative()
+        out = np.zeros(1)
+        world.allreduce(np.ones(1), out, op)
+        assert out[0] == world.size
+    assert op.is_null()
+    with pytest.raises(oompi.ClosedError):
+        world.allreduce(np.ones(1), np.zeros(1), op)  # refused on every rank before MPI
+    oompi.SUM.close()  # predefined: nothing happens
+    assert not oompi.SUM.is_null()
+
+
 def test_bad_inputs():
     with pytest.raises(TypeError):
         oompi.Op.create(42)

@@ -27,6 +27,7 @@
 #endif
 
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -290,6 +291,13 @@ inline rt::comm* comm_of(PyObject* self, swig_type_info* type) {
 /// (threading.Thread, a C thread that has called PyGILState_Ensure) makes every blocking call
 /// release it again.
 inline bool others_may_run() {
+  // OOMPI_PYTHON_RELEASE_GIL=1: always release (for MPI libraries whose own progress threads
+  // call into Python, e.g. user ops run asynchronously, without a Python thread state yet).
+  static const bool always = [] {
+    const char* e = std::getenv("OOMPI_PYTHON_RELEASE_GIL");
+    return e && *e && *e != '0';
+  }();
+  if (always) return true;
   PyThreadState* head = PyInterpreterState_ThreadHead(PyInterpreterState_Get());
   return head && PyThreadState_Next(head);
 }

@@ -363,6 +363,45 @@ inline int struct_describe(const Py_buffer& view, rt::buffer& b) {
   return 1;
 }
 
+/// Predefined datatype constants by MPI handle (a handful; a linear search is fastest).
+inline std::vector<std::pair<MPI_Datatype, PyObject*>>& known_datatypes() {
+  static auto* v = new std::vector<std::pair<MPI_Datatype, PyObject*>>();
+  return *v;
+}
+
+/// A new reference to the registered constant for this datatype, or null (no error set).
+inline PyObject* known_datatype(const rt::datatype& t) {
+  MPI_Datatype h;
+  try {
+    h = t.native("user function");
+  } catch (...) {
+    return nullptr;
+  }
+  for (const auto& [k, obj] : known_datatypes()) {
+    if (k == h) {
+      Py_INCREF(obj);
+      return obj;
+    }
+  }
+  return nullptr;
+}
+
+inline PyObject* register_datatype(PyObject*, PyObject* dt) {
+  void* p = nullptr;
+  if (!SWIG_IsOK(SWIG_ConvertPtr(dt, &p, g_datatype_type, 0)) || !p) {
+    PyErr_SetString(PyExc_TypeError, "_register_datatype: expected a Datatype");
+    return nullptr;
+  }
+  auto* t = static_cast<rt::datatype*>(p);
+  if (!t->is_builtin()) {
+    PyErr_SetString(PyExc_ValueError, "_register_datatype: only predefined datatypes");
+    return nullptr;
+  }
+  Py_INCREF(dt);
+  known_datatypes().emplace_back(t->native("register"), dt);
+  Py_RETURN_NONE;
+}
+
 inline PyObject* set_dtype_hook(PyObject*, PyObject* f) {
   Py_XDECREF(g_dtype_hook);
   Py_INCREF(f);

@@ -73,6 +73,12 @@
   if ($error != NULL) throw oompi::python::python_error();
 }
 %feature("nothreadallow") oompi::rt::user_function::fail;
+// The datatype handed to a user function: the module constant (oompi.DOUBLE, ...) when it is a
+// registered predefined type, so no proxy object is made per upcall.
+%typemap(directorin) const oompi::rt::datatype& {
+  $input = oompi::python::known_datatype($1);
+  if (!$input) $input = SWIG_NewPointerObj(SWIG_as_voidptr(&$1), $descriptor(oompi::rt::datatype*), 0);
+}
 %feature("nothreadallow") oompi::rt::_memory_view;
 %typemap(out) PyObject* oompi::rt::_memory_view %{
   if (!$1) SWIG_fail;
@@ -137,6 +143,8 @@ inline PyObject* _memory_view(std::int64_t address, std::int64_t nbytes, bool wr
     PyObject* f = PyCFunction_New(&install, NULL);
     if (f) PyModule_AddObject(m, "_install_fast_paths", f);
     static PyMethodDef wire_defs[] = {
+        {"_register_datatype", oompi::python::register_datatype, METH_O,
+         "Makes a predefined Datatype constant the object user functions receive for it"},
         {"_set_dtype_hook", oompi::python::set_dtype_hook, METH_O,
          "The function giving the struct Datatype of a NumPy structured array"},
         {"_set_objects_module", oompi::python::set_objects_module, METH_O,

@@ -35,6 +35,7 @@ from .core import (  # noqa: F401
 )
 from . import core as _core
 from .ops import UserFunction  # noqa: F401  (also installs Op.create)
+from . import ops as _ops_module
 from . import objects as _objects  # noqa: F401  (installs Comm.osend, orecv, obcast, ...)
 from . import structs as _structs  # noqa: F401  (Datatype.from_dtype, structured arrays)
 from .objects import ObjectRequest  # noqa: F401
@@ -72,6 +73,8 @@ for _name, _kind in _TYPES.items():
     _t = Datatype.of(_kind)
     globals()[_name] = _t
     setattr(Datatype, _name, _t)
+    _core._core._register_datatype(_t)  # user functions receive this object for the type
+    _ops_module._register_constant(_t, _name)
 
 for _name in ("SUM", "PROD", "MAX", "MIN", "LAND", "LOR", "LXOR", "BAND", "BOR", "BXOR",
               "MAXLOC", "MINLOC", "REPLACE", "NO_OP"):

@@ -6,8 +6,13 @@ namespace oompi::rt {
 
 status::status(const oompi::status& s)
     : source_(s.source()), tag_(s.tag()), error_(s.error()) {
+  // MPI_Get_count is the cheap query (a division by the type size); the large-count one only
+  // for messages over INT_MAX bytes. One status is made per receive from every language.
+  int small = 0;
   MPI_Count n = 0;
-  if (MPI_Get_elements_x(&s.native(), MPI_BYTE, &n) == MPI_SUCCESS && n != MPI_UNDEFINED)
+  if (MPI_Get_count(&s.native(), MPI_BYTE, &small) == MPI_SUCCESS && small != MPI_UNDEFINED)
+    bytes_ = small;
+  else if (MPI_Get_elements_x(&s.native(), MPI_BYTE, &n) == MPI_SUCCESS && n != MPI_UNDEFINED)
     bytes_ = static_cast<std::int64_t>(n);
   int flag = 0;
   if (MPI_Test_cancelled(&s.native(), &flag) == MPI_SUCCESS) cancelled_ = flag != 0;

@@ -24,32 +24,7 @@ namespace oompi::python {
 // Exception classes, created when the module initialises (see python.i).
 inline PyObject* g_mpi_error = nullptr;     // oompi.MPIError(RuntimeError)
 inline PyObject* g_closed_error = nullptr;  // oompi.ClosedError(RuntimeError)
-inline PyTypeObject* g_status_type = nullptr;  // oompi.Status (struct sequence)
-
-inline PyTypeObject* make_status_type() {
-  static PyStructSequence_Field fields[] = {
-      {const_cast<char*>("source"), const_cast<char*>("rank of the sender")},
-      {const_cast<char*>("tag"), const_cast<char*>("tag of the message")},
-      {const_cast<char*>("error"), const_cast<char*>("error code (oompi.SUCCESS)")},
-      {const_cast<char*>("count_bytes"), const_cast<char*>("bytes of data in the message")},
-      {const_cast<char*>("cancelled"), const_cast<char*>("was the operation cancelled")},
-      {nullptr, nullptr}};
-  static PyStructSequence_Desc desc = {
-      const_cast<char*>("oompi.Status"),
-      const_cast<char*>("The status of a completed receive or probe (a plain value)."), fields, 5};
-  return PyStructSequence_NewType(&desc);
-}
-
-inline PyObject* make_status(const rt::status& s) {
-  PyObject* o = PyStructSequence_New(g_status_type);
-  if (!o) return nullptr;
-  PyStructSequence_SET_ITEM(o, 0, PyLong_FromLong(s.source()));
-  PyStructSequence_SET_ITEM(o, 1, PyLong_FromLong(s.tag()));
-  PyStructSequence_SET_ITEM(o, 2, PyLong_FromLong(s.error()));
-  PyStructSequence_SET_ITEM(o, 3, PyLong_FromLongLong(s.count_bytes()));
-  PyStructSequence_SET_ITEM(o, 4, PyBool_FromLong(s.cancelled()));
-  return o;
-}
+inline PyTypeObject* g_status_type = nullptr;  // oompi.Status (oompi_fastpath.hpp)
 
 /// The element kind of a buffer format (struct module syntax); false when unsupported.
 inline bool kind_of_format(const char* fmt, Py_ssize_t itemsize, rt::type_kind& kind) {
@@ -123,10 +98,18 @@ inline bool get_view(PyObject* obj, bool writable, Py_buffer& view) {
   return false;
 }
 
+/// Struct datatypes for NumPy structured arrays (oompi_fastpath.hpp sets it): true with b.type
+/// set, false with an exception set, or -1 when the buffer is not a structured array.
+inline int (*g_struct_describe)(const Py_buffer& view, rt::buffer& b) = nullptr;
+
 /// Fills b from a held view; false (with ValueError) for an unsupported format.
 inline bool describe(const Py_buffer& view, rt::buffer& b) {
   rt::type_kind kind;
   if (!kind_of_format(view.format, view.itemsize, kind)) {
+    if (g_struct_describe && view.format && view.format[0] == 'T') {
+      const int r = g_struct_describe(view, b);
+      if (r >= 0) return r == 1;
+    }
     PyErr_Format(PyExc_ValueError,
                  "oompi: unsupported buffer format '%.50s' (item size %zd); use a buffer of a "
                  "builtin numeric type in native byte order",
@@ -274,6 +257,32 @@ bool int_vector(PyObject* o, std::vector<T>& v, const char* what) {
   }
   Py_DECREF(seq);
   return true;
+}
+
+void translate();
+
+/// An mpi4py.MPI.Comm (anything with py2f()) as a facade communicator that does not own it.
+/// False with a Python exception set otherwise.
+inline bool foreign_comm(PyObject* obj, rt::comm& out) {
+  PyObject* f = PyObject_HasAttrString(obj, "py2f") ? PyObject_CallMethod(obj, "py2f", nullptr)
+                                                    : nullptr;
+  if (!f) {
+    if (!PyErr_Occurred())
+      PyErr_Format(PyExc_TypeError,
+                   "oompi: expected an oompi.Comm or an mpi4py.MPI.Comm, not '%.200s'",
+                   Py_TYPE(obj)->tp_name);
+    return false;
+  }
+  const long long h = PyLong_AsLongLong(f);
+  Py_DECREF(f);
+  if (h == -1 && PyErr_Occurred()) return false;
+  try {
+    out = rt::interop::comm_from_fortran(h);
+    return true;
+  } catch (...) {
+    translate();
+    return false;
+  }
 }
 
 /// Turns the C++ exception in flight into a Python exception (called with the GIL held).

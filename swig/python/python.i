@@ -5,7 +5,8 @@
 %module(package="oompi", directors="1", threads="1") core
 
 %{
-#include "oompi_python.hpp"
+#include "oompi_fastpath.hpp"
+#include "oompi_wire.hpp"
 %}
 
 %define OOMPI_TRANSLATE_EXCEPTION oompi::python::translate() %enddef
@@ -72,6 +73,12 @@
   if ($error != NULL) throw oompi::python::python_error();
 }
 %feature("nothreadallow") oompi::rt::user_function::fail;
+// The datatype handed to a user function: the module constant (oompi.DOUBLE, ...) when it is a
+// registered predefined type, so no proxy object is made per upcall.
+%typemap(directorin) const oompi::rt::datatype& {
+  $input = oompi::python::known_datatype($1);
+  if (!$input) $input = SWIG_NewPointerObj(SWIG_as_voidptr(&$1), $descriptor(oompi::rt::datatype*), 0);
+}
 %feature("nothreadallow") oompi::rt::_memory_view;
 %typemap(out) PyObject* oompi::rt::_memory_view %{
   if (!$1) SWIG_fail;
@@ -106,12 +113,12 @@ inline PyObject* _memory_view(std::int64_t address, std::int64_t nbytes, bool wr
 
 // --- statuses: a struct sequence (oompi.Status), no SWIG proxy --------------------------------
 %typemap(out) oompi::rt::status %{
-  $result = oompi::python::make_status($1);
+  $result = oompi::python::new_status($1);
   if (!$result) SWIG_fail;
 %}
 %typemap(out) oompi::rt::status* %{
   if ($1) {
-    $result = oompi::python::make_status(*$1);
+    $result = oompi::python::new_status(*$1);
     delete $1;
     if (!$result) SWIG_fail;
   } else {
@@ -127,7 +134,32 @@ inline PyObject* _memory_view(std::int64_t address, std::int64_t nbytes, bool wr
       PyExc_RuntimeError, NULL);
   oompi::python::g_closed_error = PyErr_NewExceptionWithDoc(
       "oompi.ClosedError", "A handle was used after close().", PyExc_RuntimeError, NULL);
-  oompi::python::g_status_type = oompi::python::make_status_type();
+  oompi::python::g_status_type = oompi::python::status_type();
+  oompi::python::g_comm_type = SWIGTYPE_p_oompi__rt__comm;
+  oompi::python::g_datatype_type = SWIGTYPE_p_oompi__rt__datatype;
+  {
+    static PyMethodDef install = {"_install_fast_paths", oompi::python::install_fast_paths,
+                                  METH_O, "Puts the vectorcall send/recv/... on Comm."};
+    PyObject* f = PyCFunction_New(&install, NULL);
+    if (f) PyModule_AddObject(m, "_install_fast_paths", f);
+    static PyMethodDef wire_defs[] = {
+        {"_register_datatype", oompi::python::register_datatype, METH_O,
+         "Makes a predefined Datatype constant the object user functions receive for it"},
+        {"_set_dtype_hook", oompi::python::set_dtype_hook, METH_O,
+         "The function giving the struct Datatype of a NumPy structured array"},
+        {"_set_objects_module", oompi::python::set_objects_module, METH_O,
+         "The module with the Python side of osend/orecv"},
+        {"_wire_dumps", reinterpret_cast<PyCFunction>(
+             reinterpret_cast<void (*)()>(oompi::python::wire::dumps)), METH_FASTCALL,
+         "_wire_dumps(obj, desc) -> bytes in wire format v1"},
+        {"_wire_loads", reinterpret_cast<PyCFunction>(
+             reinterpret_cast<void (*)()>(oompi::python::wire::loads)), METH_FASTCALL,
+         "_wire_loads(buffer, desc) -> object"}};
+    for (PyMethodDef& d : wire_defs) {
+      PyObject* w = PyCFunction_New(&d, NULL);
+      if (w) PyModule_AddObject(m, d.ml_name, w);
+    }
+  }
   if (oompi::python::g_status_type) {
     Py_INCREF(oompi::python::g_status_type);
     PyModule_AddObject(m, "Status", (PyObject*)oompi::python::g_status_type);
@@ -158,6 +190,7 @@ inline PyObject* _memory_view(std::int64_t address, std::int64_t nbytes, bool wr
 OOMPI_PY_CLOSEABLE(oompi::rt::comm)
 OOMPI_PY_CLOSEABLE(oompi::rt::datatype)
 OOMPI_PY_CLOSEABLE(oompi::rt::request)
+OOMPI_PY_CLOSEABLE(oompi::rt::op)
 
 %extend oompi::rt::environment {
 %pythoncode %{
@@ -187,20 +220,6 @@ ClosedError = _core.ClosedError
 Status = _core.Status
 
 
-def _status_get_count(self, datatype):
-    """Whole elements of `datatype` in the message (count_bytes / datatype.size)."""
-    size = datatype.size
-    if size == 0:
-        return 0
-    if self.count_bytes % size:
-        raise ArithmeticError(
-            f"Status.get_count: the message ({self.count_bytes} bytes) is not a whole number "
-            f"of elements of {size} bytes")
-    return self.count_bytes // size
-
-
-Status.get_count = _status_get_count
-
 import atexit as _atexit
 
 _environments = []
@@ -214,3 +233,43 @@ def _finalize_at_exit():
 %}
 
 %include "../oompi.i"
+
+// --- mpi4py interop: an mpi4py.MPI.Comm wherever a communicator is expected ------------------
+%typemap(in) const oompi::rt::comm& (void* argp = 0, int res = 0, oompi::rt::comm foreign) {
+  res = SWIG_ConvertPtr($input, &argp, $descriptor(oompi::rt::comm*), 0);
+  if (SWIG_IsOK(res) && argp) {
+    $1 = reinterpret_cast<oompi::rt::comm*>(argp);
+  } else if (oompi::python::foreign_comm($input, foreign)) {
+    $1 = &foreign;
+  } else {
+    SWIG_fail;
+  }
+}
+%typemap(typecheck, precedence=SWIG_TYPECHECK_POINTER) const oompi::rt::comm& {
+  void* vptr = 0;
+  $1 = SWIG_IsOK(SWIG_ConvertPtr($input, &vptr, $descriptor(oompi::rt::comm*), SWIG_POINTER_NO_NULL)) ||
+       PyObject_HasAttrString($input, "py2f");
+}
+%include <oompi/rt/interop.hpp>
+
+// The hot point-to-point calls replaced by vectorcall methods (oompi_fastpath.hpp).
+%pythoncode %{
+_core._install_fast_paths(Comm)
+
+
+def _comm_from_mpi4py(comm):
+    """An oompi.Comm over an mpi4py.MPI.Comm (same MPI communicator, not owned: closing the
+    oompi handle does not free it)."""
+    return Interop.comm_from_fortran(comm.py2f())
+
+
+def _comm_to_mpi4py(self):
+    """This communicator as an mpi4py.MPI.Intracomm (same MPI communicator; oompi keeps
+    owning what it created: close it in oompi, not with mpi4py's Free)."""
+    from mpi4py import MPI
+    return MPI.Intracomm(MPI.Comm.f2py(Interop.comm_to_fortran(self)))
+
+
+Comm.from_mpi4py = staticmethod(_comm_from_mpi4py)
+Comm.to_mpi4py = _comm_to_mpi4py
+%}

@@ -23,6 +23,7 @@ from .core import (  # noqa: F401
     Comm,
     Datatype,
     Environment,
+    Interop,
     MPIError,
     Op,
     Request,
@@ -34,6 +35,15 @@ from .core import (  # noqa: F401
 )
 from . import core as _core
 from .ops import UserFunction  # noqa: F401  (also installs Op.create)
+from . import ops as _ops_module
+from . import objects as _objects  # noqa: F401  (installs Comm.osend, orecv, obcast, ...)
+from . import structs as _structs  # noqa: F401  (Datatype.from_dtype, structured arrays)
+from .objects import ObjectRequest  # noqa: F401
+from . import transportable as wire  # noqa: F401  (oompi.wire.dumps / loads; before the next line)
+from .transportable import (  # noqa: F401
+    Array, List, Ref, transportable, is_transportable,
+    int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64, boolean,
+)
 import enum as _enum
 
 
@@ -63,6 +73,8 @@ for _name, _kind in _TYPES.items():
     _t = Datatype.of(_kind)
     globals()[_name] = _t
     setattr(Datatype, _name, _t)
+    _core._core._register_datatype(_t)  # user functions receive this object for the type
+    _ops_module._register_constant(_t, _name)
 
 for _name in ("SUM", "PROD", "MAX", "MIN", "LAND", "LOR", "LXOR", "BAND", "BOR", "BXOR",
               "MAXLOC", "MINLOC", "REPLACE", "NO_OP"):

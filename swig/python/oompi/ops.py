@@ -29,9 +29,28 @@ _DTYPES = {
 }
 
 
+# name -> (NumPy dtype, item size): looked up once per upcall, nothing else computed there.
+_INFO = {name: (_np.dtype(t), _np.dtype(t).itemsize) for name, t in _DTYPES.items()}
+_NONE = (None, 0)
+_BY_OBJECT = {}  # Datatype constant -> (dtype, size); filled by the package __init__
+_CONSTANTS = {
+    "BYTE": _np.uint8, "INT8": _np.int8, "UINT8": _np.uint8, "INT16": _np.int16,
+    "UINT16": _np.uint16, "INT32": _np.int32, "UINT32": _np.uint32, "INT64": _np.int64,
+    "UINT64": _np.uint64, "FLOAT": _np.float32, "DOUBLE": _np.float64, "BOOL": _np.bool_,
+    "COMPLEX": _np.complex64, "DOUBLE_COMPLEX": _np.complex128,
+}
+
+
+def _register_constant(datatype, name):
+    t = _np.dtype(_CONSTANTS[name])
+    _BY_OBJECT[datatype] = (t, t.itemsize)
+_memory_view = _core._memory_view
+_frombuffer = _np.frombuffer
+
+
 def _dtype_of(datatype):
     try:
-        return _DTYPES.get(datatype.name)
+        return _INFO.get(datatype.name, _NONE)[0]
     except Exception:  # an unnamed derived type
         return None
 
@@ -43,11 +62,17 @@ class UserFunction(_core.UserFunction):
     def call(self, in_address, inout_address, count, extent, datatype):
         # Called by MPI through the C++ director: wrap MPI's memory without copying.
         nbytes = count * extent
-        vin = _core._memory_view(in_address, nbytes, False)
-        vio = _core._memory_view(inout_address, nbytes, True)
-        dtype = _dtype_of(datatype)
-        if dtype is not None and extent == _np.dtype(dtype).itemsize:
-            a, b = _np.frombuffer(vin, dtype), _np.frombuffer(vio, dtype)
+        vin = _memory_view(in_address, nbytes, False)
+        vio = _memory_view(inout_address, nbytes, True)
+        info = _BY_OBJECT.get(datatype)  # a registered constant (oompi.DOUBLE, ...)
+        if info is None:
+            try:
+                info = _INFO.get(datatype.name, _NONE)
+            except Exception:  # an unnamed derived type
+                info = _NONE
+        dtype, size = info
+        if dtype is not None and extent == size:
+            a, b = _frombuffer(vin, dtype), _frombuffer(vio, dtype)
         else:
             a, b = vin, vio
         try:
@@ -56,11 +81,14 @@ class UserFunction(_core.UserFunction):
                 b[...] = result
         finally:
             del a, b
-            for v in (vin, vio):
-                try:
-                    v.release()  # a view kept past the call then raises instead of reading freed memory
-                except BufferError:
-                    pass  # a NumPy array still refers to it: documented, copy what you keep
+            try:
+                vin.release()  # a view kept past the call then raises instead of reading freed memory
+            except BufferError:
+                pass  # a NumPy array still refers to it: documented, copy what you keep
+            try:
+                vio.release()
+            except BufferError:
+                pass
 
     def apply(self, invec, inoutvec, datatype):
         raise NotImplementedError("UserFunction.apply: override it in a subclass")

@@ -163,6 +163,9 @@ public:
   struct state;
   MPI_Comm native(const char* what) const;
 #endif
+#ifndef SWIG
+  friend class interop;  // wraps communicators of other libraries (interop.hpp)
+#endif
 
 private:
   explicit comm(std::shared_ptr<state> s) noexcept : st_(std::move(s)) {}

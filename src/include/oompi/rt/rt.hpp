@@ -8,6 +8,7 @@
 #include "common.hpp"
 #include "datatype.hpp"
 #include "environment.hpp"
+#include "interop.hpp"
 #include "message.hpp"
 #include "op.hpp"
 #include "request.hpp"

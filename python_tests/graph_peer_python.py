@@ -1,0 +1,58 @@
+"""The Python side of the MPMD test with tests/interop/graph_peer.cpp (rank 0, C++):
+
+    mpirun -np 1 graph_peer : -np 1 python3 graph_peer_python.py
+
+Receives the golden shape (tag 1, by value) and graph (tag 2, a reference) in wire format v1,
+checks them, sends back the shape with id + 1 and name + "!" (tag 3), the graph with its data
+times 10 (tag 4) and a chain of 1000 nodes whose `other` is the head (tag 5). Any mismatch
+aborts the job, so the exit code of every rank says it.
+"""
+import os
+import sys
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import oompi  # noqa: E402
+from golden_types import ListNode, Shape, golden_shape  # noqa: E402
+
+
+def check(ok, what):
+    if not ok:
+        raise AssertionError(what)
+
+
+def main(world):
+    check(world.size == 2 and world.rank == 1, "run as rank 1 of 2, after graph_peer")
+    node = oompi.Ref(ListNode)
+    shape = world.orecv(0, 1, type=Shape)
+    check(shape == golden_shape(), "shape: got %r" % (shape,))
+    a = world.orecv(0, 2, type=node)
+    b, c = a.next, a.other
+    check(a.data == [1, 2] and b.data == [3] and c.data == [], "graph data")
+    check(b.other is c and b.next is c and c.next is a and c.other is None, "graph sharing")
+
+    shape.id += 1
+    shape.name += "!"
+    world.osend(shape, 0, 3, type=Shape)
+    for n in (a, b, c):
+        n.data = [x * 10 for x in n.data]
+    world.osend(a, 0, 4, type=node)
+
+    head = ListNode([0])
+    head.other = head
+    tail = head
+    for i in range(1, 1000):
+        tail.next = ListNode([i], head)
+        tail = tail.next
+    world.osend(head, 0, 5, type=node)
+
+
+with oompi.Environment() as env:
+    try:
+        main(oompi.Comm.world())
+    except BaseException:
+        traceback.print_exc()
+        sys.stderr.flush()
+        oompi.Environment.abort(1)
+print("graph_peer_python: ok")

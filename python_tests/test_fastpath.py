@@ -1,0 +1,102 @@
+"""The vectorcall send/recv/sendrecv/osend/orecv: keywords, every kind of buffer, Status as a
+value, threads (the GIL is released while another thread exists), the bad inputs."""
+import threading
+
+import numpy as np
+import pytest
+
+import oompi
+
+
+@pytest.fixture
+def world():
+    return oompi.Comm.world()
+
+
+def test_keywords_and_status(world):
+    me = world.rank
+    out = np.arange(3, dtype=np.float64) + me
+    got = np.zeros(3)
+    r = world.irecv(got, me, 3)
+    world.send(buf=out, dest=me, tag=3)
+    st = r.wait()
+    np.testing.assert_array_equal(got, out)
+    world.send(out, me, tag=4) if False else None
+    st2 = world.sendrecv(out, me, 5, got, me, 5)
+    assert st2.source == me and st2.tag == 5 and st2.count_bytes == 24 and not st2.cancelled
+    assert st2.get_count(oompi.DOUBLE) == 3
+    with pytest.raises(ArithmeticError):
+        st2.get_count(oompi.Datatype.contiguous(5, oompi.DOUBLE))
+    assert st2 == world.sendrecv(out, me, 5, got, me, 5)
+    assert "source=%d" % me in repr(st2)
+    with pytest.raises(AttributeError):
+        st2.source = 3
+
+
+def test_numpy_shapes_and_kinds(world):
+    me = world.rank
+    grid = np.arange(12, dtype=np.int32).reshape(3, 4)
+    got = np.zeros((3, 4), dtype=np.int32)
+    world.sendrecv(grid, me, 6, got, me, 6)
+    np.testing.assert_array_equal(got, grid)
+    big_endian = np.arange(3, dtype=">i4")
+    with pytest.raises(ValueError, match="format"):
+        world.send(big_endian, me, 7)
+    with pytest.raises(ValueError, match="contiguous"):
+        world.send(grid[:, 1], me, 7)
+    ro = np.arange(3.0)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        world.recv(ro, me, 7)
+    with pytest.raises(ValueError):
+        world.send(np.array(["a"]), me, 7)
+
+
+def test_bad_arguments(world):
+    a = np.zeros(2)
+    with pytest.raises(TypeError, match="dest"):
+        world.send(a, "1")
+    with pytest.raises(TypeError):
+        world.send(a)
+    with pytest.raises(TypeError):
+        world.send(a, 0, 0, 0)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        world.send(a, 0, dst=1)
+    with pytest.raises(TypeError, match="multiple values"):
+        world.send(a, 0, dest=1)
+    with pytest.raises(OverflowError):
+        world.send(a, 2 ** 40)
+    with pytest.raises(TypeError, match="buffer protocol"):
+        world.send([1.0, 2.0], 0)
+    with pytest.raises(oompi.MPIError) as e:
+        world.send(a, world.size + 5)
+    assert e.value.error_class == oompi.ERR_RANK
+    with pytest.raises(TypeError):
+        oompi.Comm.send(object(), a, 0)
+    c = world.dup()
+    c.close()
+    with pytest.raises(oompi.ClosedError):
+        c.send(a, 0)
+    with pytest.raises(oompi.ClosedError):
+        c.osend(1, 0)
+
+
+def test_threads_release_the_gil(world):
+    # A receive blocked in one thread while this thread sends: needs the GIL released.
+    me = world.rank
+    got = np.zeros(4, dtype=np.int64)
+    result = []
+
+    def receiver():
+        result.append(world.recv(got, me, 9))
+        result.append(world.orecv(me, 10))
+
+    t = threading.Thread(target=receiver)
+    t.start()
+    world.send(np.arange(4, dtype=np.int64), me, 9)
+    req = world.iosend({"hello": me}, me, 10)
+    t.join(30)
+    req.wait()
+    assert not t.is_alive()
+    assert result[0].source == me and list(got) == [0, 1, 2, 3]
+    assert result[1] == {"hello": me}

@@ -1,0 +1,619 @@
+// Wire format v1 (docs/wire-format.md) for Python Transportable classes, in C++: the plan of
+// each class is compiled once in Python (oompi/transportable.py) into nested tuples, turned
+// here into a tree of `tdesc`, and every object is written and read by walking that tree: no
+// per-object introspection, no Python code per field.
+//
+// A type descriptor tuple is one of
+//   ("num", code)        code: "bool" "i8" "i16" "i32" "i64" "u8" "u16" "u32" "u64" "f32" "f64"
+//   ("str",) ("bytes",)  UTF-8 string / array of u8 as Python bytes
+//   ("list", elem)       array of elem, as a Python list
+//   ("array", code, np)  array of numbers as a NumPy array (np: the dtype), any sequence accepted
+//   ("struct", plan)     a Transportable object by value
+//   ("ref", plan)        a reference (None, first occurrence with its fields, or back-reference)
+// and a plan is a mutable list [cls, ((name, tdesc), ...), defaults] so recursive classes can
+// refer to themselves; defaults: ((name, value), ...) for fields that are not transported.
+#ifndef OOMPI_SWIG_PYTHON_WIRE_HPP
+#define OOMPI_SWIG_PYTHON_WIRE_HPP
+
+#include <Python.h>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace oompi::python::wire {
+
+enum class kind : std::uint8_t { num, str, bytes, list, array, strct, ref };
+enum class num : std::uint8_t { b, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64 };
+
+inline int num_size(num n) {
+  switch (n) {
+    case num::b: case num::i8: case num::u8: return 1;
+    case num::i16: case num::u16: return 2;
+    case num::i32: case num::u32: case num::f32: return 4;
+    default: return 8;
+  }
+}
+
+struct plan;
+struct tdesc {
+  kind k = kind::num;
+  num n = num::i32;
+  plan* p = nullptr;              // strct, ref
+  std::unique_ptr<tdesc> elem;    // list
+  PyObject* dtype = nullptr;      // array (owned reference)
+};
+
+struct plan {
+  PyTypeObject* cls = nullptr;  // owned reference
+  std::vector<std::pair<PyObject*, std::unique_ptr<tdesc>>> fields;  // names owned
+  std::vector<std::pair<PyObject*, PyObject*>> defaults;             // owned
+  bool tail = false;  // last field is a reference to this same plan: written in a loop
+};
+
+// Plans live for the process (classes are not unloaded in practice); keyed by the plan list.
+inline std::unordered_map<PyObject*, plan*>& plans() {
+  static auto* m = new std::unordered_map<PyObject*, plan*>();
+  return *m;
+}
+
+inline bool num_code(PyObject* s, num& out) {
+  const char* c = PyUnicode_AsUTF8(s);
+  if (!c) return false;
+  static const char* names[] = {"bool", "i8", "i16", "i32", "i64", "u8",
+                                "u16", "u32", "u64", "f32", "f64"};
+  for (int i = 0; i < 11; ++i)
+    if (std::strcmp(c, names[i]) == 0) return out = static_cast<num>(i), true;
+  PyErr_Format(PyExc_ValueError, "oompi.wire: unknown number type '%s'", c);
+  return false;
+}
+
+plan* compile_plan(PyObject* lst);
+
+inline std::unique_ptr<tdesc> compile_desc(PyObject* t) {
+  if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) < 1) {
+    PyErr_SetString(PyExc_TypeError, "oompi.wire: bad type descriptor");
+    return nullptr;
+  }
+  auto d = std::make_unique<tdesc>();
+  const char* k = PyUnicode_AsUTF8(PyTuple_GET_ITEM(t, 0));
+  if (!k) return nullptr;
+  const Py_ssize_t n = PyTuple_GET_SIZE(t);
+  if (!std::strcmp(k, "num") && n == 2) {
+    d->k = kind::num;
+    if (!num_code(PyTuple_GET_ITEM(t, 1), d->n)) return nullptr;
+  } else if (!std::strcmp(k, "str")) {
+    d->k = kind::str;
+  } else if (!std::strcmp(k, "bytes")) {
+    d->k = kind::bytes;
+  } else if (!std::strcmp(k, "list") && n == 2) {
+    d->k = kind::list;
+    d->elem = compile_desc(PyTuple_GET_ITEM(t, 1));
+    if (!d->elem) return nullptr;
+  } else if (!std::strcmp(k, "array") && n == 3) {
+    d->k = kind::array;
+    if (!num_code(PyTuple_GET_ITEM(t, 1), d->n)) return nullptr;
+    d->dtype = PyTuple_GET_ITEM(t, 2);
+    Py_INCREF(d->dtype);
+  } else if ((!std::strcmp(k, "struct") || !std::strcmp(k, "ref")) && n == 2) {
+    d->k = k[0] == 's' ? kind::strct : kind::ref;
+    d->p = compile_plan(PyTuple_GET_ITEM(t, 1));
+    if (!d->p) return nullptr;
+  } else {
+    PyErr_Format(PyExc_TypeError, "oompi.wire: bad type descriptor '%s'", k);
+    return nullptr;
+  }
+  return d;
+}
+
+inline plan* compile_plan(PyObject* lst) {
+  auto it = plans().find(lst);
+  if (it != plans().end()) return it->second;
+  if (!PyList_Check(lst) || PyList_GET_SIZE(lst) != 3) {
+    PyErr_SetString(PyExc_TypeError, "oompi.wire: bad plan");
+    return nullptr;
+  }
+  auto* p = new plan();
+  Py_INCREF(lst);  // the key stays valid
+  plans()[lst] = p;  // before the fields: recursive references find it
+  PyObject* cls = PyList_GET_ITEM(lst, 0);
+  if (!PyType_Check(cls)) {
+    PyErr_SetString(PyExc_TypeError, "oompi.wire: plan without a class");
+    return nullptr;
+  }
+  Py_INCREF(cls);
+  p->cls = reinterpret_cast<PyTypeObject*>(cls);
+  PyObject* fields = PyList_GET_ITEM(lst, 1);
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fields); ++i) {
+    PyObject* f = PyTuple_GET_ITEM(fields, i);
+    PyObject* name = PyTuple_GET_ITEM(f, 0);
+    Py_INCREF(name);
+    PyUnicode_InternInPlace(&name);
+    auto d = compile_desc(PyTuple_GET_ITEM(f, 1));
+    if (!d) return nullptr;
+    p->fields.emplace_back(name, std::move(d));
+  }
+  PyObject* defaults = PyList_GET_ITEM(lst, 2);
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(defaults); ++i) {
+    PyObject* f = PyTuple_GET_ITEM(defaults, i);
+    PyObject* name = PyTuple_GET_ITEM(f, 0);
+    PyObject* value = PyTuple_GET_ITEM(f, 1);
+    Py_INCREF(name);
+    Py_INCREF(value);
+    p->defaults.emplace_back(name, value);
+  }
+  p->tail = !p->fields.empty() && p->fields.back().second->k == kind::ref &&
+            p->fields.back().second->p == p;
+  return p;
+}
+
+// --- writing ---------------------------------------------------------------------------------
+struct writer {
+  std::string out;
+  std::unordered_map<PyObject*, std::uint32_t> ids;
+  std::vector<PyObject*> held;  // objects numbered: kept alive so their addresses stay unique
+  ~writer() {
+    for (PyObject* o : held) Py_DECREF(o);
+  }
+
+  template <class T>
+  void put(T v) {
+    char b[sizeof(T)];
+    std::memcpy(b, &v, sizeof(T));  // little-endian host (checked at import)
+    out.append(b, sizeof(T));
+  }
+  void put_size(std::uint64_t n) { put(n); }
+
+  bool number(PyObject* v, num n) {
+    switch (n) {
+      case num::b: {
+        if (!PyBool_Check(v) && !PyLong_Check(v)) return type_error(v, "a bool");
+        const int t = PyObject_IsTrue(v);
+        if (t < 0) return false;
+        out.push_back(static_cast<char>(t));
+        return true;
+      }
+      case num::f32: case num::f64: {
+        const double d = PyFloat_AsDouble(v);
+        if (d == -1.0 && PyErr_Occurred()) return false;
+        if (n == num::f32) put(static_cast<float>(d)); else put(d);
+        return true;
+      }
+      default: break;
+    }
+    if (!PyLong_Check(v)) return type_error(v, "an int");
+    if (n == num::u64) {
+      const unsigned long long u = PyLong_AsUnsignedLongLong(v);
+      if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) return false;
+      put(static_cast<std::uint64_t>(u));
+      return true;
+    }
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (x == -1 && PyErr_Occurred()) return false;
+    long long lo = 0, hi = 0;
+    switch (n) {
+      case num::i8: lo = -128; hi = 127; break;
+      case num::i16: lo = -32768; hi = 32767; break;
+      case num::i32: lo = INT32_MIN; hi = INT32_MAX; break;
+      case num::i64: lo = INT64_MIN; hi = INT64_MAX; break;
+      case num::u8: hi = 255; break;
+      case num::u16: hi = 65535; break;
+      case num::u32: hi = UINT32_MAX; break;
+      default: break;
+    }
+    if (overflow || x < lo || x > hi) {
+      PyErr_Format(PyExc_OverflowError, "oompi.wire: %R out of range for the field's type", v);
+      return false;
+    }
+    switch (n) {
+      case num::i8: case num::u8: out.push_back(static_cast<char>(x)); break;
+      case num::i16: case num::u16: put(static_cast<std::uint16_t>(x)); break;
+      case num::i32: case num::u32: put(static_cast<std::uint32_t>(x)); break;
+      default: put(static_cast<std::uint64_t>(x)); break;
+    }
+    return true;
+  }
+
+  /// An int32 element (the common array element): small ints without the long-integer code.
+  bool int32(PyObject* v) {
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000 && !defined(Py_LIMITED_API)
+    if (PyLong_CheckExact(v)) {
+      const Py_ssize_t nd = Py_SIZE(v);
+      if (nd >= -1 && nd <= 1) {  // one 30-bit digit: always within int32
+        put(static_cast<std::int32_t>(nd * static_cast<long>(
+                                               reinterpret_cast<PyLongObject*>(v)->ob_digit[0])));
+        return true;
+      }
+    }
+#endif
+    return number(v, num::i32);
+  }
+
+  static bool type_error(PyObject* v, const char* want) {
+    PyErr_Format(PyExc_TypeError, "oompi.wire: expected %s, got '%.200s'", want,
+                 Py_TYPE(v)->tp_name);
+    return false;
+  }
+
+  bool value(PyObject* v, const tdesc& d) {
+    switch (d.k) {
+      case kind::num: return number(v, d.n);
+      case kind::str: {
+        if (!PyUnicode_Check(v)) return type_error(v, "a str");
+        Py_ssize_t n = 0;
+        const char* s = PyUnicode_AsUTF8AndSize(v, &n);
+        if (!s) return false;
+        put_size(static_cast<std::uint64_t>(n));
+        out.append(s, static_cast<std::size_t>(n));
+        return true;
+      }
+      case kind::bytes: {
+        Py_buffer b;
+        if (PyObject_GetBuffer(v, &b, PyBUF_C_CONTIGUOUS) < 0) return false;
+        put_size(static_cast<std::uint64_t>(b.len));
+        out.append(static_cast<const char*>(b.buf), static_cast<std::size_t>(b.len));
+        PyBuffer_Release(&b);
+        return true;
+      }
+      case kind::array: return array(v, d);
+      case kind::list: {
+        PyObject* seq = PySequence_Fast(v, "oompi.wire: expected a sequence");
+        if (!seq) return false;
+        const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        put_size(static_cast<std::uint64_t>(n));
+        PyObject** items = PySequence_Fast_ITEMS(seq);
+        bool ok = true;
+        if (d.elem->k == kind::num && d.elem->n == num::i32) {
+          for (Py_ssize_t i = 0; ok && i < n; ++i) ok = int32(items[i]);
+        } else {
+          for (Py_ssize_t i = 0; ok && i < n; ++i) ok = value(items[i], *d.elem);
+        }
+        Py_DECREF(seq);
+        return ok;
+      }
+      case kind::strct: return fields(v, *d.p);
+      case kind::ref: return ref(v, *d.p);
+    }
+    return false;
+  }
+
+  bool array(PyObject* v, const tdesc& d) {
+    // A buffer of exactly the element type is copied as is; anything else element by element.
+    Py_buffer b;
+    if (PyObject_CheckBuffer(v) &&
+        PyObject_GetBuffer(v, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0) {
+      const bool floating = d.n == num::f32 || d.n == num::f64;
+      const char* f = b.format ? b.format : "B";
+      if (*f == '<' || *f == '=' || *f == '@') ++f;
+      const bool is_float = *f == 'f' || *f == 'd' || *f == 'e';
+      const bool is_int = std::strchr("bBhHiIlLqQnN?", *f) != nullptr;
+      if (b.itemsize == num_size(d.n) && f[1] == '\0' &&
+          (floating ? is_float : is_int) && (d.n != num::b || *f == '?')) {
+        put_size(static_cast<std::uint64_t>(b.len / b.itemsize));
+        out.append(static_cast<const char*>(b.buf), static_cast<std::size_t>(b.len));
+        PyBuffer_Release(&b);
+        return true;
+      }
+      PyBuffer_Release(&b);
+    }
+    PyErr_Clear();
+    PyObject* seq = PySequence_Fast(v, "oompi.wire: expected an array or a sequence of numbers");
+    if (!seq) return false;
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    put_size(static_cast<std::uint64_t>(n));
+    PyObject** items = PySequence_Fast_ITEMS(seq);
+    bool ok = true;
+    for (Py_ssize_t i = 0; ok && i < n; ++i) {
+      PyObject* x = items[i];
+      if (PyIndex_Check(x) && !PyLong_Check(x) && d.n != num::f32 && d.n != num::f64) {
+        PyObject* y = PyNumber_Index(x);  // NumPy integer scalars
+        ok = y && number(y, d.n);
+        Py_XDECREF(y);
+      } else {
+        ok = number(x, d.n);
+      }
+    }
+    Py_DECREF(seq);
+    return ok;
+  }
+
+  bool check_class(PyObject* v, const plan& p) {
+    if (Py_TYPE(v) == p.cls || PyObject_TypeCheck(v, p.cls)) return true;
+    PyErr_Format(PyExc_TypeError, "oompi.wire: expected a %s, got '%.200s'", p.cls->tp_name,
+                 Py_TYPE(v)->tp_name);
+    return false;
+  }
+
+  bool fields(PyObject* v, const plan& p) {
+    for (;;) {
+      if (!check_class(v, p)) return false;
+      const std::size_t n = p.fields.size();
+      for (std::size_t i = 0; i + (p.tail ? 1 : 0) < n; ++i) {
+        PyObject* x = PyObject_GetAttr(v, p.fields[i].first);
+        if (!x) return false;
+        const bool ok = value(x, *p.fields[i].second);
+        Py_DECREF(x);
+        if (!ok) return false;
+      }
+      if (!p.tail) return true;
+      // Tail link: the referenced object's fields are the last thing written for this one,
+      // so write them in this loop instead of recursing (long lists, constant stack).
+      PyObject* next = PyObject_GetAttr(v, p.fields.back().first);
+      if (!next) return false;
+      Py_DECREF(next);  // `v` (alive through its referrer) keeps it alive
+      int fresh = 0;
+      if (!ref_head(next, p, fresh)) return false;
+      if (!fresh) return true;
+      v = next;
+    }
+  }
+
+  /// Writes the id of a reference; fresh = 1 when the object's fields must follow.
+  bool ref_head(PyObject* v, const plan& p, int& fresh) {
+    fresh = 0;
+    if (v == Py_None) {
+      put(std::uint32_t{0});
+      return true;
+    }
+    if (!check_class(v, p)) return false;
+    auto it = ids.find(v);
+    if (it != ids.end()) {
+      put(it->second);
+      return true;
+    }
+    const auto id = static_cast<std::uint32_t>(ids.size() + 1);
+    if (id > 0x7FFFFFFFu) {
+      PyErr_SetString(PyExc_OverflowError, "oompi.wire: more than 2^31-1 objects");
+      return false;
+    }
+    ids.emplace(v, id);
+    Py_INCREF(v);
+    held.push_back(v);
+    put(id | 0x80000000u);
+    fresh = 1;
+    return true;
+  }
+
+  bool ref(PyObject* v, const plan& p) {
+    int fresh = 0;
+    if (!ref_head(v, p, fresh)) return false;
+    return !fresh || fields(v, p);
+  }
+};
+
+// --- reading ---------------------------------------------------------------------------------
+struct reader {
+  const unsigned char* at;
+  const unsigned char* end;
+  std::vector<PyObject*> objs;  // by id - 1 (strong references while reading)
+  ~reader() {
+    for (PyObject* o : objs) Py_DECREF(o);
+  }
+
+  bool fail(const char* what) {
+    PyErr_Format(PyExc_ValueError, "oompi.wire: corrupt or truncated message: %s", what);
+    return false;
+  }
+  bool need(std::uint64_t n) {
+    return static_cast<std::uint64_t>(end - at) >= n || fail("message ends early");
+  }
+  template <class T>
+  bool get(T& v) {
+    if (!need(sizeof(T))) return false;
+    std::memcpy(&v, at, sizeof(T));
+    at += sizeof(T);
+    return true;
+  }
+  bool size(std::uint64_t& n) {
+    // Each element takes at least one byte: a size larger than what is left is corrupt.
+    return get(n) && (n <= static_cast<std::uint64_t>(end - at) || fail("size too large"));
+  }
+
+  PyObject* number(num n) {
+    switch (n) {
+      case num::b: {
+        std::uint8_t b;
+        if (!get(b)) return nullptr;
+        if (b > 1) return fail("bool byte other than 0 or 1"), nullptr;
+        return PyBool_FromLong(b);
+      }
+      case num::i8: { std::int8_t v; return get(v) ? PyLong_FromLong(v) : nullptr; }
+      case num::u8: { std::uint8_t v; return get(v) ? PyLong_FromLong(v) : nullptr; }
+      case num::i16: { std::int16_t v; return get(v) ? PyLong_FromLong(v) : nullptr; }
+      case num::u16: { std::uint16_t v; return get(v) ? PyLong_FromLong(v) : nullptr; }
+      case num::i32: { std::int32_t v; return get(v) ? PyLong_FromLong(v) : nullptr; }
+      case num::u32: { std::uint32_t v; return get(v) ? PyLong_FromUnsignedLong(v) : nullptr; }
+      case num::i64: { std::int64_t v; return get(v) ? PyLong_FromLongLong(v) : nullptr; }
+      case num::u64: {
+        std::uint64_t v;
+        return get(v) ? PyLong_FromUnsignedLongLong(v) : nullptr;
+      }
+      case num::f32: { float v; return get(v) ? PyFloat_FromDouble(v) : nullptr; }
+      case num::f64: { double v; return get(v) ? PyFloat_FromDouble(v) : nullptr; }
+    }
+    return nullptr;
+  }
+
+  PyObject* value(const tdesc& d) {
+    switch (d.k) {
+      case kind::num: return number(d.n);
+      case kind::str: {
+        std::uint64_t n;
+        if (!size(n)) return nullptr;
+        PyObject* s = PyUnicode_DecodeUTF8(reinterpret_cast<const char*>(at),
+                                           static_cast<Py_ssize_t>(n), "strict");
+        at += n;
+        return s;
+      }
+      case kind::bytes: {
+        std::uint64_t n;
+        if (!size(n)) return nullptr;
+        PyObject* s = PyBytes_FromStringAndSize(reinterpret_cast<const char*>(at),
+                                                static_cast<Py_ssize_t>(n));
+        at += n;
+        return s;
+      }
+      case kind::array: {
+        std::uint64_t n;
+        if (!size(n)) return nullptr;
+        const std::uint64_t bytes = n * static_cast<std::uint64_t>(num_size(d.n));
+        if (!need(bytes)) return nullptr;
+        // numpy.frombuffer(bytes, dtype) over a private copy: the array owns its data.
+        PyObject* raw = PyBytes_FromStringAndSize(reinterpret_cast<const char*>(at),
+                                                  static_cast<Py_ssize_t>(bytes));
+        at += bytes;
+        if (!raw) return nullptr;
+        static PyObject* frombuffer = nullptr;
+        if (!frombuffer) {
+          PyObject* np = PyImport_ImportModule("numpy");
+          if (!np) return Py_DECREF(raw), nullptr;
+          frombuffer = PyObject_GetAttrString(np, "frombuffer");
+          Py_DECREF(np);
+          if (!frombuffer) return Py_DECREF(raw), nullptr;
+        }
+        PyObject* a = PyObject_CallFunctionObjArgs(frombuffer, raw, d.dtype, nullptr);
+        Py_DECREF(raw);
+        return a;  // read-only view of an immutable bytes object; copy() to modify
+      }
+      case kind::list: {
+        std::uint64_t n;
+        if (!size(n)) return nullptr;
+        PyObject* l = PyList_New(static_cast<Py_ssize_t>(n));
+        if (!l) return nullptr;
+        for (std::uint64_t i = 0; i < n; ++i) {
+          PyObject* x = value(*d.elem);
+          if (!x) return Py_DECREF(l), nullptr;
+          PyList_SET_ITEM(l, static_cast<Py_ssize_t>(i), x);
+        }
+        return l;
+      }
+      case kind::strct: {
+        PyObject* o = make(*d.p);
+        if (!o) return nullptr;
+        if (!fields(o, *d.p)) return Py_DECREF(o), nullptr;
+        return o;
+      }
+      case kind::ref: return ref(*d.p);
+    }
+    return nullptr;
+  }
+
+  PyObject* make(const plan& p) {
+    static PyObject* empty = PyTuple_New(0);
+    PyObject* o = p.cls->tp_new(p.cls, empty, nullptr);  // no __init__: fields come next
+    if (!o) return nullptr;
+    for (const auto& [name, v] : p.defaults) {
+      if (PyObject_SetAttr(o, name, v) < 0) return Py_DECREF(o), nullptr;
+    }
+    return o;
+  }
+
+  bool fields(PyObject* o, const plan& p) {
+    for (;;) {
+      const std::size_t n = p.fields.size();
+      for (std::size_t i = 0; i + (p.tail ? 1 : 0) < n; ++i) {
+        PyObject* x = value(*p.fields[i].second);
+        if (!x) return false;
+        const int rc = PyObject_SetAttr(o, p.fields[i].first, x);
+        Py_DECREF(x);
+        if (rc < 0) return false;
+      }
+      if (!p.tail) return true;
+      bool fresh = false;
+      PyObject* next = ref_head(p, fresh);
+      if (!next) return false;
+      const int rc = PyObject_SetAttr(o, p.fields.back().first, next);
+      Py_DECREF(next);
+      if (rc < 0) return false;
+      if (!fresh) return true;
+      o = next;  // alive: held in objs
+    }
+  }
+
+  /// Reads a reference's id: a new reference to the object (made, fields not read yet, when
+  /// fresh), None, or a back-reference.
+  PyObject* ref_head(const plan& p, bool& fresh) {
+    fresh = false;
+    std::uint32_t id;
+    if (!get(id)) return nullptr;
+    if (id == 0) Py_RETURN_NONE;
+    if (id & 0x80000000u) {
+      if ((id & 0x7FFFFFFFu) != objs.size() + 1) return fail("new id out of sequence"), nullptr;
+      PyObject* o = make(p);
+      if (!o) return nullptr;
+      objs.push_back(o);
+      Py_INCREF(o);
+      fresh = true;
+      return o;
+    }
+    if (id > objs.size()) return fail("reference to an object not seen yet"), nullptr;
+    PyObject* o = objs[id - 1];
+    if (Py_TYPE(o) != p.cls) return fail("reference to an object of another type"), nullptr;
+    Py_INCREF(o);
+    return o;
+  }
+
+  PyObject* ref(const plan& p) {
+    bool fresh = false;
+    PyObject* o = ref_head(p, fresh);
+    if (!o || !fresh) return o;
+    if (!fields(o, p)) return Py_DECREF(o), nullptr;
+    return o;
+  }
+};
+
+/// dumps(obj, desc) -> bytes
+inline PyObject* dumps(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (n != 2) {
+    PyErr_SetString(PyExc_TypeError, "wire_dumps(obj, desc)");
+    return nullptr;
+  }
+  static std::unordered_map<PyObject*, std::unique_ptr<tdesc>> descs;
+  auto it = descs.find(args[1]);
+  if (it == descs.end()) {
+    auto d = compile_desc(args[1]);
+    if (!d) return nullptr;
+    Py_INCREF(args[1]);
+    it = descs.emplace(args[1], std::move(d)).first;
+  }
+  writer w;
+  if (!w.value(args[0], *it->second)) return nullptr;
+  return PyBytes_FromStringAndSize(w.out.data(), static_cast<Py_ssize_t>(w.out.size()));
+}
+
+/// loads(buffer, desc) -> obj
+inline PyObject* loads(PyObject*, PyObject* const* args, Py_ssize_t n) {
+  if (n != 2) {
+    PyErr_SetString(PyExc_TypeError, "wire_loads(data, desc)");
+    return nullptr;
+  }
+  static std::unordered_map<PyObject*, std::unique_ptr<tdesc>> descs;
+  auto it = descs.find(args[1]);
+  if (it == descs.end()) {
+    auto d = compile_desc(args[1]);
+    if (!d) return nullptr;
+    Py_INCREF(args[1]);
+    it = descs.emplace(args[1], std::move(d)).first;
+  }
+  Py_buffer b;
+  if (PyObject_GetBuffer(args[0], &b, PyBUF_C_CONTIGUOUS) < 0) return nullptr;
+  reader r{static_cast<const unsigned char*>(b.buf),
+           static_cast<const unsigned char*>(b.buf) + b.len, {}};
+  PyObject* o = r.value(*it->second);
+  const bool left = o && r.at != r.end;
+  PyBuffer_Release(&b);
+  if (left) {
+    Py_DECREF(o);
+    r.fail("bytes left over after the object");
+    return nullptr;
+  }
+  return o;
+}
+
+}  // namespace oompi::python::wire
+
+#endif  // OOMPI_SWIG_PYTHON_WIRE_HPP

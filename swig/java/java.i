@@ -6,6 +6,7 @@
 
 %{
 #include "oompi_java.hpp"
+#include "oompi_java_bench.hpp"
 %}
 
 %define OOMPI_TRANSLATE_EXCEPTION oompi::java::translate(jenv) %enddef
@@ -156,3 +157,5 @@ inline bool array_copy() { return g_copy_arrays.load(); }
 
 %include "../oompi.i"
 
+// The native side of bench/java (org.oompi.BenchSupport).
+%include "oompi_java_bench.hpp"

@@ -68,9 +68,9 @@ public final class JavaBench {
 
   static void meta() {
     out.add("{\"type\":\"meta\",\"bench\":\"java_pingpong\",\"title\":\"Java ping-pong between 2 ranks"
-        + " (issue 5)\",\"baseline\":\"raw_c\",\"systems\":[\"raw_c\",\"java_direct\",\"java_array\"],"
+        + " (issue 5)\",\"baseline\":\"raw_c\",\"systems\":[\"raw_c\",\"java_direct\",\"java_array\",\"java_port_direct\",\"java_port_array\"],"
         + "\"system_labels\":{\"raw_c\":\"MPI_Send/MPI_Recv (C loop in the JVM process)\","
-        + "\"java_direct\":\"comm.send/recv, direct ByteBuffer\",\"java_array\":\"comm.send/recv, byte[]\"},"
+        + "\"java_direct\":\"comm.send/recv, direct ByteBuffer\",\"java_array\":\"comm.send/recv, byte[]\",\"java_port_direct\":\"port.send/recv (no Status), direct ByteBuffer\",\"java_port_array\":\"port.send/recv (no Status), byte[]\"},"
         + "\"case_label\":\"message size\",\"case_format\":\"bytes\","
         + "\"metrics\":{\"latency_us\":{\"label\":\"one-way latency\",\"unit\":\"µs\",\"better\":\"lower\",\"plot\":\"loglog\"},"
         + "\"bandwidth_MBps\":{\"label\":\"bandwidth\",\"unit\":\"MB/s\",\"better\":\"higher\",\"plot\":\"loglog\"}},"
@@ -96,7 +96,7 @@ public final class JavaBench {
 
   static void pingpong(Comm world, int rank, boolean quick, int rounds, int first) {
     int[] sizes = {8, 1024, 65536, 1 << 20, 4 << 20};
-    String[] systems = {"raw_c", "java_direct", "java_array"};
+    String[] systems = {"raw_c", "java_direct", "java_array", "java_port_direct", "java_port_array"};
     ByteBuffer direct = Buffers.newByteBuffer(4 << 20);
     byte[] array = new byte[4 << 20];
     int peer = 1 - rank;
@@ -112,6 +112,22 @@ public final class JavaBench {
           double t;
           if (sys.equals("raw_c")) {
             t = BenchSupport.rawPingpong(d, peer, iters, starter);
+          } else if (sys.startsWith("java_port")) {
+            Object buf = sys.equals("java_port_direct") ? d : a;
+            org.oompi.Port port = world.port(peer);
+            double t0 = Environment.wtime();
+            if (starter) {
+              for (int i = 0; i < iters; i++) {
+                port.send(buf);
+                port.recv(buf);
+              }
+            } else {
+              for (int i = 0; i < iters; i++) {
+                port.recv(buf);
+                port.send(buf);
+              }
+            }
+            t = Environment.wtime() - t0;
           } else {
             Object buf = sys.equals("java_direct") ? d : a;
             double t0 = Environment.wtime();

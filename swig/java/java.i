@@ -61,6 +61,46 @@
   $1 = &tmp;
 %}
 
+// --- the direct-buffer fast path of Port (package-private sendDirect/recvDirect) -----------
+// Java has already checked that the buffer is direct, in native order and (for receives)
+// writable, and passes its position, remaining and element kind: one JNI call
+// (GetDirectBufferAddress) instead of the general path's class lookup and field reads.
+%{
+namespace oompi::java {
+struct direct_address { void* ptr = nullptr; };
+inline oompi::rt::buffer direct_buffer(direct_address a, int position, int count, int kind) {
+  const auto k = static_cast<oompi::rt::type_kind>(kind);
+  const std::int64_t ext = oompi::rt::detail::builtin_size(k);
+  return oompi::rt::buffer(static_cast<char*>(a.ptr) + position * ext, count,
+                           oompi::rt::detail::builtin_type(k), ext);
+}
+}
+%}
+%typemap(jni) oompi::java::direct_address "jobject"
+%typemap(jtype) oompi::java::direct_address "java.nio.Buffer"
+%typemap(jstype) oompi::java::direct_address "java.nio.Buffer"
+%typemap(javain) oompi::java::direct_address "$javainput"
+%typemap(in) oompi::java::direct_address %{
+  $1.ptr = jenv->GetDirectBufferAddress($input);
+  if (!$1.ptr) {
+    oompi::java::throw_java(jenv, "java/lang/IllegalArgumentException", "oompi: not a direct buffer");
+    return $null;
+  }
+%}
+%javamethodmodifiers oompi::rt::comm::send_direct "";
+%javamethodmodifiers oompi::rt::comm::recv_direct "";
+%extend oompi::rt::comm {
+  void send_direct(oompi::java::direct_address a, int position, int count, int kind, int dest,
+                   int tag) const {
+    $self->send(oompi::java::direct_buffer(a, position, count, kind), dest, tag);
+  }
+  void recv_direct(oompi::java::direct_address a, int position, int count, int kind, int source,
+                   int tag) const {
+    oompi::rt::buffer b = oompi::java::direct_buffer(a, position, count, kind);
+    $self->recv(b, source, tag);
+  }
+}
+
 // --- statuses: plain Java objects (Status.java), no native memory, no finalizer ------------
 %typemap(jni) oompi::rt::status, oompi::rt::status* "jlongArray"
 %typemap(jtype) oompi::rt::status, oompi::rt::status* "long[]"
@@ -99,7 +139,18 @@ EXTRA
 %}
 %enddef
 OOMPI_JAVA_CLOSEABLE(oompi::rt::environment, true, )
-OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true, )
+OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
+  /** The port to `rank` (seed 003's OOMPI ports): port.send(buf), port.recv(buf), tag 0. */
+  public Port port(int rank) {
+    return new Port(this, rank);
+  }
+)
+// A receive whose caller does not want the status: no Status object, no long[] (Port.recv).
+%extend oompi::rt::comm {
+  void recv_ignore_status(oompi::rt::buffer& buf, int source, int tag) const {
+    $self->recv(buf, source, tag);
+  }
+}
 OOMPI_JAVA_CLOSEABLE(oompi::rt::request, true, )
 // Builtin datatypes are shared constants (Datatype.DOUBLE): closing one does nothing.
 OOMPI_JAVA_CLOSEABLE(oompi::rt::datatype, (isNull() || !isBuiltin()),

@@ -200,12 +200,14 @@ public:
   const class_info* lookup(JNIEnv* env, jobject obj) {
     static thread_local const class_info* last_array __attribute__((tls_model("initial-exec"))) = nullptr;
     static thread_local const class_info* last_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
-    if (last_array && env->IsInstanceOf(obj, last_array->cls)) return last_array;
-    if (last_buffer) {
-      // Local reference freed when the native method returns.
+    // One class fetch serves both caches (array classes are final, so an exact match is enough).
+    if (last_array || last_buffer) {
       jclass c = env->GetObjectClass(obj);
-      if (env->IsSameObject(c, last_buffer->cls)) return last_buffer;
+      const class_info* hit = nullptr;
+      if (last_buffer && env->IsSameObject(c, last_buffer->cls)) hit = last_buffer;
+      else if (last_array && env->IsSameObject(c, last_array->cls)) hit = last_array;
       env->DeleteLocalRef(c);
+      if (hit) return hit;
     }
     const class_info* ci = lookup_exact(env, obj);
     if (ci) (ci->is_array ? last_array : last_buffer) = ci;

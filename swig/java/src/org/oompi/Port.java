@@ -1,0 +1,83 @@
+package org.oompi;
+
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+
+/**
+ * A communicator's port to one rank, as in OOMPI and seed 003: {@code world.port(r).send(buf)}.
+ * A port is a plain value (communicator + rank); it owns nothing and needs no closing.
+ * {@link #recv(Object)} does not make a {@link Status} (the fast path for callers that do not
+ * need one); use {@link Comm#recv(Object, int, int)} for the status.
+ */
+public final class Port {
+  private final Comm comm;
+  private final int rank;
+
+  Port(Comm comm, int rank) {
+    if (rank < 0 || rank >= comm.getSize())
+      throw new IndexOutOfBoundsException(
+          "oompi: no rank " + rank + " in a communicator of size " + comm.getSize());
+    this.comm = comm;
+    this.rank = rank;
+  }
+
+  public Comm comm() { return comm; }
+
+  public int rank() { return rank; }
+
+  /** Sends buf (an array or a direct buffer) to this port's rank with tag. */
+  public void send(Object buf, int tag) {
+    if (buf instanceof Buffer) {
+      Buffer b = (Buffer) buf;
+      int kind = fastKind(b);
+      if (kind >= 0) {
+        comm.sendDirect(b, b.position(), b.remaining(), kind, rank, tag);
+        return;
+      }
+    }
+    comm.send(buf, rank, tag);  // arrays, and every error message
+  }
+
+  public void send(Object buf) { send(buf, 0); }
+
+  /** Receives into buf from this port's rank with tag; the status is not made. */
+  public void recv(Object buf, int tag) {
+    if (buf instanceof Buffer) {
+      Buffer b = (Buffer) buf;
+      int kind = fastKind(b);
+      if (kind >= 0 && !b.isReadOnly()) {
+        comm.recvDirect(b, b.position(), b.remaining(), kind, rank, tag);
+        return;
+      }
+    }
+    comm.recvIgnoreStatus(buf, rank, tag);
+  }
+
+  public void recv(Object buf) { recv(buf, 0); }
+
+  /**
+   * The element kind (TypeKind ordinal) of a direct buffer in native order that the fast path
+   * takes; -1 sends it down the general path (which also makes the error messages).
+   */
+  private static int fastKind(Buffer b) {
+    if (!b.isDirect()) return -1;
+    if (b instanceof ByteBuffer) return BYTE;
+    if (b instanceof DoubleBuffer) return ((DoubleBuffer) b).order() == NATIVE ? FLOAT64 : -1;
+    if (b instanceof IntBuffer) return ((IntBuffer) b).order() == NATIVE ? INT32 : -1;
+    if (b instanceof LongBuffer) return ((LongBuffer) b).order() == NATIVE ? INT64 : -1;
+    if (b instanceof FloatBuffer) return ((FloatBuffer) b).order() == NATIVE ? FLOAT32 : -1;
+    return -1;
+  }
+
+  private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
+  private static final int BYTE = TypeKind.BYTE.swigValue();
+  private static final int INT32 = TypeKind.INT32.swigValue();
+  private static final int INT64 = TypeKind.INT64.swigValue();
+  private static final int FLOAT32 = TypeKind.FLOAT32.swigValue();
+  private static final int FLOAT64 = TypeKind.FLOAT64.swigValue();
+}

@@ -61,46 +61,6 @@
   $1 = &tmp;
 %}
 
-// --- the direct-buffer fast path of Port (package-private sendDirect/recvDirect) -----------
-// Java has already checked that the buffer is direct, in native order and (for receives)
-// writable, and passes its position, remaining and element kind: one JNI call
-// (GetDirectBufferAddress) instead of the general path's class lookup and field reads.
-%{
-namespace oompi::java {
-struct direct_address { void* ptr = nullptr; };
-inline oompi::rt::buffer direct_buffer(direct_address a, int position, int count, int kind) {
-  const auto k = static_cast<oompi::rt::type_kind>(kind);
-  const std::int64_t ext = oompi::rt::detail::builtin_size(k);
-  return oompi::rt::buffer(static_cast<char*>(a.ptr) + position * ext, count,
-                           oompi::rt::detail::builtin_type(k), ext);
-}
-}
-%}
-%typemap(jni) oompi::java::direct_address "jobject"
-%typemap(jtype) oompi::java::direct_address "java.nio.Buffer"
-%typemap(jstype) oompi::java::direct_address "java.nio.Buffer"
-%typemap(javain) oompi::java::direct_address "$javainput"
-%typemap(in) oompi::java::direct_address %{
-  $1.ptr = jenv->GetDirectBufferAddress($input);
-  if (!$1.ptr) {
-    oompi::java::throw_java(jenv, "java/lang/IllegalArgumentException", "oompi: not a direct buffer");
-    return $null;
-  }
-%}
-%javamethodmodifiers oompi::rt::comm::send_direct "";
-%javamethodmodifiers oompi::rt::comm::recv_direct "";
-%extend oompi::rt::comm {
-  void send_direct(oompi::java::direct_address a, int position, int count, int kind, int dest,
-                   int tag) const {
-    $self->send(oompi::java::direct_buffer(a, position, count, kind), dest, tag);
-  }
-  void recv_direct(oompi::java::direct_address a, int position, int count, int kind, int source,
-                   int tag) const {
-    oompi::rt::buffer b = oompi::java::direct_buffer(a, position, count, kind);
-    $self->recv(b, source, tag);
-  }
-}
-
 // --- statuses: plain Java objects (Status.java), no native memory, no finalizer ------------
 %typemap(jni) oompi::rt::status, oompi::rt::status* "jlongArray"
 %typemap(jtype) oompi::rt::status, oompi::rt::status* "long[]"
@@ -145,12 +105,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
     return new Port(this, rank);
   }
 )
-// A receive whose caller does not want the status: no Status object, no long[] (Port.recv).
-%extend oompi::rt::comm {
-  void recv_ignore_status(oompi::rt::buffer& buf, int source, int tag) const {
-    $self->recv(buf, source, tag);
-  }
-}
+
 OOMPI_JAVA_CLOSEABLE(oompi::rt::request, true, )
 // Builtin datatypes are shared constants (Datatype.DOUBLE): closing one does nothing.
 OOMPI_JAVA_CLOSEABLE(oompi::rt::datatype, (isNull() || !isBuiltin()),
@@ -206,7 +161,71 @@ inline bool array_copy() { return g_copy_arrays.load(); }
 }
 %}
 
+// --- Port fast paths, typemaps (package-private sendDirect/recvDirect/sendArray/recvArray) ---
+// Typemaps before oompi.i (the wrappers are emitted at comm's place in the tree), the %extend
+// methods after it (so that oompi.i's %exception covers them).
+// Java has already checked that the buffer is direct, in native order and (for receives)
+// writable, and passes its position, remaining and element kind: one JNI call
+// (GetDirectBufferAddress) instead of the general path's class lookup and field reads.
+%typemap(jni) oompi::java::direct_address "jobject"
+%typemap(jtype) oompi::java::direct_address "java.nio.Buffer"
+%typemap(jstype) oompi::java::direct_address "java.nio.Buffer"
+%typemap(javain) oompi::java::direct_address "$javainput"
+%typemap(in) oompi::java::direct_address %{
+  $1.ptr = jenv->GetDirectBufferAddress($input);
+  if (!$1.ptr) {
+    oompi::java::throw_java(jenv, "java/lang/IllegalArgumentException", "oompi: not a direct buffer");
+    return $null;
+  }
+%}
+// Primitive arrays, same idea: Java passes the array's length and element kind; pinned (or
+// copied, oompi.arrays=copy) by the same pin as the general path, released before any
+// exception reaches Java.
+%typemap(jni) oompi::java::array_ref "jobject"
+%typemap(jtype) oompi::java::array_ref "Object"
+%typemap(jstype) oompi::java::array_ref "Object"
+%typemap(javain) oompi::java::array_ref "$javainput"
+%typemap(in) oompi::java::array_ref %{
+  $1.env = jenv;
+  $1.array = static_cast<jarray>($input);
+%}
+
 %include "../oompi.i"
+
+// Port fast paths (after oompi.i: its %exception must cover these %extend methods).
+// A receive whose caller does not want the status: no Status object, no long[] (Port.recv).
+%extend oompi::rt::comm {
+  void recv_ignore_status(oompi::rt::buffer& buf, int source, int tag) const {
+    $self->recv(buf, source, tag);
+  }
+}
+
+%javamethodmodifiers oompi::rt::comm::send_array "";
+%javamethodmodifiers oompi::rt::comm::recv_array "";
+%extend oompi::rt::comm {
+  void send_array(oompi::java::array_ref a, int length, int kind, int dest, int tag) const {
+    oompi::java::array_use u(a, length, 0, length, kind, false);
+    $self->send(u.b, dest, tag);
+  }
+  void recv_array(oompi::java::array_ref a, int length, int kind, int source, int tag) const {
+    oompi::java::array_use u(a, length, 0, length, kind, true);
+    $self->recv(u.b, source, tag);
+  }
+}
+%javamethodmodifiers oompi::rt::comm::send_direct "";
+%javamethodmodifiers oompi::rt::comm::recv_direct "";
+%extend oompi::rt::comm {
+  void send_direct(oompi::java::direct_address a, int position, int count, int kind, int dest,
+                   int tag) const {
+    $self->send(oompi::java::direct_buffer(a, position, count, kind), dest, tag);
+  }
+  void recv_direct(oompi::java::direct_address a, int position, int count, int kind, int source,
+                   int tag) const {
+    oompi::rt::buffer b = oompi::java::direct_buffer(a, position, count, kind);
+    $self->recv(b, source, tag);
+  }
+}
+
 
 // The native side of bench/java (org.oompi.BenchSupport).
 %include "oompi_java_bench.hpp"

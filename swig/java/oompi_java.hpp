@@ -435,4 +435,33 @@ inline void translate(JNIEnv* env) noexcept {
 
 }  // namespace oompi::java
 
+// --- Port fast paths (java.i): a direct buffer's address, a primitive array pinned ----------
+namespace oompi::java {
+struct direct_address { void* ptr = nullptr; };
+inline oompi::rt::buffer direct_buffer(direct_address a, int position, int count, int kind) {
+  const auto k = static_cast<oompi::rt::type_kind>(kind);
+  const std::int64_t ext = oompi::rt::detail::builtin_size(k);
+  return oompi::rt::buffer(static_cast<char*>(a.ptr) + position * ext, count,
+                           oompi::rt::detail::builtin_type(k), ext);
+}
+}
+namespace oompi::java {
+struct array_ref { JNIEnv* env = nullptr; jarray array = nullptr; };
+struct array_use {
+  pin p;
+  oompi::rt::buffer b;
+  array_use(array_ref a, int length, int offset, int count, int kind, bool writable) {
+    const auto k = static_cast<oompi::rt::type_kind>(kind);
+    b = oompi::rt::buffer(nullptr, length, oompi::rt::detail::builtin_type(k),
+                          oompi::rt::detail::builtin_size(k));
+    p.array = a.array;
+    p.writable = writable;
+    p.kind = k;
+    if (!p.acquire(a.env, b)) throw std::bad_alloc();  // the Java exception stays pending
+    b.data = static_cast<char*>(b.data) + static_cast<std::int64_t>(offset) * b.extent;
+    b.count = count;
+  }
+};
+}
+
 #endif  // OOMPI_SWIG_JAVA_HPP

@@ -40,7 +40,19 @@ public final class Port {
         return;
       }
     }
-    comm.send(buf, rank, tag);  // arrays, and every error message
+    if (buf instanceof byte[]) {
+      comm.sendArray(buf, ((byte[]) buf).length, INT8, rank, tag);
+      return;
+    }
+    if (buf instanceof double[]) {
+      comm.sendArray(buf, ((double[]) buf).length, FLOAT64, rank, tag);
+      return;
+    }
+    if (buf instanceof int[]) {
+      comm.sendArray(buf, ((int[]) buf).length, INT32, rank, tag);
+      return;
+    }
+    comm.send(buf, rank, tag);  // other types, and every error message
   }
 
   public void send(Object buf) { send(buf, 0); }
@@ -54,6 +66,18 @@ public final class Port {
         comm.recvDirect(b, b.position(), b.remaining(), kind, rank, tag);
         return;
       }
+    }
+    if (buf instanceof byte[]) {
+      comm.recvArray(buf, ((byte[]) buf).length, INT8, rank, tag);
+      return;
+    }
+    if (buf instanceof double[]) {
+      comm.recvArray(buf, ((double[]) buf).length, FLOAT64, rank, tag);
+      return;
+    }
+    if (buf instanceof int[]) {
+      comm.recvArray(buf, ((int[]) buf).length, INT32, rank, tag);
+      return;
     }
     comm.recvIgnoreStatus(buf, rank, tag);
   }
@@ -76,6 +100,7 @@ public final class Port {
 
   private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
   private static final int BYTE = TypeKind.BYTE.swigValue();
+  private static final int INT8 = TypeKind.INT8.swigValue();
   private static final int INT32 = TypeKind.INT32.swigValue();
   private static final int INT64 = TypeKind.INT64.swigValue();
   private static final int FLOAT32 = TypeKind.FLOAT32.swigValue();

@@ -78,6 +78,51 @@
   delete $1;
 %}
 
+// --- proxies freed by java.lang.ref.Cleaner, not finalize() ---------------------------------
+// The cleaning action holds the C++ pointer only (never the proxy); delete()/close() runs it at
+// once and unregisters it, so the native object is freed exactly once.
+%define OOMPI_JAVA_CLEANER(CLASS)
+%typemap(javafinalize) CLASS ""
+%typemap(javabody) CLASS %{
+  private transient long swigCPtr;
+  protected transient boolean swigCMemOwn;
+  private transient java.lang.ref.Cleaner.Cleanable swigCleanable;
+
+  protected $javaclassname(long cPtr, boolean cMemoryOwn) {
+    swigCMemOwn = cMemoryOwn;
+    swigCPtr = cPtr;
+    if (cMemoryOwn && cPtr != 0)
+      swigCleanable = NativeCleaner.CLEANER.register(this, new SwigFree(cPtr));
+  }
+
+  private static final class SwigFree implements Runnable {
+    private final long ptr;
+    SwigFree(long ptr) { this.ptr = ptr; }
+    @Override
+    public void run() { $imclassname.delete_$javaclassname(ptr); }
+  }
+
+  protected static long getCPtr($javaclassname obj) {
+    return (obj == null) ? 0 : obj.swigCPtr;
+  }
+%}
+%typemap(javadestruct, methodname="delete", methodmodifiers="public synchronized") CLASS {
+    if (swigCPtr != 0) {
+      if (swigCMemOwn) {
+        swigCMemOwn = false;
+        if (swigCleanable != null) swigCleanable.clean();
+        else $jnicall;
+      }
+      swigCPtr = 0;
+    }
+  }
+%enddef
+OOMPI_JAVA_CLEANER(oompi::rt::environment)
+OOMPI_JAVA_CLEANER(oompi::rt::comm)
+OOMPI_JAVA_CLEANER(oompi::rt::request)
+OOMPI_JAVA_CLEANER(oompi::rt::datatype)
+OOMPI_JAVA_CLEANER(oompi::rt::op)
+
 // --- handles are AutoCloseable -------------------------------------------------------------
 // close() frees the MPI handle (facade close) and the native object; a later call on this
 // proxy throws IllegalStateException (the self check below), on other copies of the same

@@ -1,0 +1,52 @@
+package org.oompi.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.oompi.Comm;
+import org.oompi.Datatype;
+
+/** Proxies freed by close() (try-with-resources) or, when dropped, by the Cleaner. */
+@ExtendWith(MpiExtension.class)
+class CleanupTest {
+  private final Comm world = Comm.world();
+
+  @Test
+  void closeIsIdempotentAndLaterUseThrows() {
+    Comm c = world.dup();
+    assertEquals(world.getSize(), c.getSize());
+    c.close();
+    c.close();
+    assertThrows(IllegalStateException.class, c::getSize);
+    c.delete();  // after close: nothing left to free
+  }
+
+  @Test
+  void tryWithResources() {
+    for (int i = 0; i < 50; i++) {
+      try (Comm c = world.dup(); Datatype t = Datatype.contiguous(3, Datatype.DOUBLE)) {
+        assertEquals(24, t.getSize());
+        assertEquals(world.getRank(), c.getRank());
+      }
+    }
+  }
+
+  @Test
+  void droppedProxiesAreCleanedWithoutMpiCalls() throws InterruptedException {
+    for (int i = 0; i < 20000; i++) {
+      Datatype t = Datatype.of(org.oompi.TypeKind.INT32);  // dropped: the Cleaner frees it
+      if (t.getSize() != 4) throw new AssertionError();
+      Comm self = Comm.self();
+      if (self.getSize() != 1) throw new AssertionError();
+    }
+    System.gc();
+    Thread.sleep(50);
+    System.gc();
+    // MPI still works after the cleaner thread freed proxies.
+    int[] v = {world.getRank()};
+    world.bcast(v, 0);
+    assertEquals(0, v[0]);
+  }
+}

@@ -149,6 +149,24 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   public Port port(int rank) {
     return new Port(this, rank);
   }
+
+  /** Sends buf (a primitive array or a direct buffer) to dest with tag (0 by default). */
+  public void send(Object buf, int dest, int tag) {
+    if (!Port.trySend(this, buf, dest, tag)) sendAny(buf, dest, tag);
+  }
+
+  public void send(Object buf, int dest) { send(buf, dest, 0); }
+
+  /** Receives into buf from source (MPI.ANY_SOURCE by default) with tag (MPI.ANY_TAG). */
+  public Status recv(Object buf, int source, int tag) {
+    long[] raw = new long[5];
+    if (Port.tryRecv(this, buf, source, tag, raw)) return new Status(raw);
+    return recvAny(buf, source, tag);
+  }
+
+  public Status recv(Object buf, int source) { return recv(buf, source, MPI.ANY_TAG); }
+
+  public Status recv(Object buf) { return recv(buf, MPI.ANY_SOURCE, MPI.ANY_TAG); }
 )
 
 OOMPI_JAVA_CLOSEABLE(oompi::rt::request, true, )
@@ -235,6 +253,23 @@ inline bool array_copy() { return g_copy_arrays.load(); }
   $1.array = static_cast<jarray>($input);
 %}
 
+%typemap(jni) oompi::java::status_out "jlongArray"
+%typemap(jtype) oompi::java::status_out "long[]"
+%typemap(jstype) oompi::java::status_out "long[]"
+%typemap(javain) oompi::java::status_out "$javainput"
+%typemap(in) oompi::java::status_out %{
+  $1.env = jenv;
+  $1.array = $input;
+%}
+%javamethodmodifiers oompi::rt::comm::recv_direct_status "";
+%javamethodmodifiers oompi::rt::comm::recv_array_status "";
+// comm.send/recv of Java: the generated general-path methods become private sendAny/recvAny;
+// Comm's javacode (below) tries the Port fast paths first.
+%rename(sendAny) oompi::rt::comm::send;
+%rename(recvAny) oompi::rt::comm::recv;
+%javamethodmodifiers oompi::rt::comm::send "";
+%javamethodmodifiers oompi::rt::comm::recv "";
+
 %include "../oompi.i"
 
 // Port fast paths (after oompi.i: its %exception must cover these %extend methods).
@@ -268,6 +303,20 @@ inline bool array_copy() { return g_copy_arrays.load(); }
                    int tag) const {
     oompi::rt::buffer b = oompi::java::direct_buffer(a, position, count, kind);
     $self->recv(b, source, tag);
+  }
+  void recv_direct_status(oompi::java::direct_address a, int position, int count, int kind,
+                          int source, int tag, oompi::java::status_out out) const {
+    oompi::rt::buffer b = oompi::java::direct_buffer(a, position, count, kind);
+    oompi::java::write_status(out, $self->recv(b, source, tag));
+  }
+  void recv_array_status(oompi::java::array_ref a, int length, int kind, int source, int tag,
+                         oompi::java::status_out out) const {
+    oompi::rt::status s;
+    {
+      oompi::java::array_use u(a, length, 0, length, kind, true);
+      s = $self->recv(u.b, source, tag);
+    }  // unpinned before the JNI call below
+    oompi::java::write_status(out, s);
   }
 }
 

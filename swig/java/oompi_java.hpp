@@ -464,4 +464,13 @@ struct array_use {
 };
 }
 
+namespace oompi::java {
+// A status written into a long[5] the Java caller made (cheaper than NewLongArray).
+struct status_out { JNIEnv* env = nullptr; jlongArray array = nullptr; };
+inline void write_status(status_out o, const rt::status& s) noexcept {
+  const jlong v[5] = {s.source(), s.tag(), s.error(), s.cancelled() ? 1 : 0, s.count_bytes()};
+  o.env->SetLongArrayRegion(o.array, 0, 5, v);
+}
+}  // namespace oompi::java
+
 #endif  // OOMPI_SWIG_JAVA_HPP

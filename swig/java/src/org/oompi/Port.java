@@ -32,57 +32,67 @@ public final class Port {
 
   /** Sends buf (an array or a direct buffer) to this port's rank with tag. */
   public void send(Object buf, int tag) {
-    if (buf instanceof Buffer) {
-      Buffer b = (Buffer) buf;
-      int kind = fastKind(b);
-      if (kind >= 0) {
-        comm.sendDirect(b, b.position(), b.remaining(), kind, rank, tag);
-        return;
-      }
-    }
-    if (buf instanceof byte[]) {
-      comm.sendArray(buf, ((byte[]) buf).length, INT8, rank, tag);
-      return;
-    }
-    if (buf instanceof double[]) {
-      comm.sendArray(buf, ((double[]) buf).length, FLOAT64, rank, tag);
-      return;
-    }
-    if (buf instanceof int[]) {
-      comm.sendArray(buf, ((int[]) buf).length, INT32, rank, tag);
-      return;
-    }
-    comm.send(buf, rank, tag);  // other types, and every error message
+    if (!trySend(comm, buf, rank, tag)) comm.sendAny(buf, rank, tag);
   }
 
   public void send(Object buf) { send(buf, 0); }
 
   /** Receives into buf from this port's rank with tag; the status is not made. */
   public void recv(Object buf, int tag) {
-    if (buf instanceof Buffer) {
-      Buffer b = (Buffer) buf;
-      int kind = fastKind(b);
-      if (kind >= 0 && !b.isReadOnly()) {
-        comm.recvDirect(b, b.position(), b.remaining(), kind, rank, tag);
-        return;
-      }
-    }
-    if (buf instanceof byte[]) {
-      comm.recvArray(buf, ((byte[]) buf).length, INT8, rank, tag);
-      return;
-    }
-    if (buf instanceof double[]) {
-      comm.recvArray(buf, ((double[]) buf).length, FLOAT64, rank, tag);
-      return;
-    }
-    if (buf instanceof int[]) {
-      comm.recvArray(buf, ((int[]) buf).length, INT32, rank, tag);
-      return;
-    }
-    comm.recvIgnoreStatus(buf, rank, tag);
+    if (!tryRecv(comm, buf, rank, tag, null)) comm.recvIgnoreStatus(buf, rank, tag);
   }
 
   public void recv(Object buf) { recv(buf, 0); }
+
+  /**
+   * The fast paths shared with Comm.send: a direct buffer in native order, or a byte[], int[]
+   * or double[]. False for anything else, which then takes the general path (and its errors).
+   */
+  static boolean trySend(Comm comm, Object buf, int dest, int tag) {
+    if (buf instanceof Buffer) {
+      Buffer b = (Buffer) buf;
+      int kind = fastKind(b);
+      if (kind < 0) return false;
+      comm.sendDirect(b, b.position(), b.remaining(), kind, dest, tag);
+    } else if (buf instanceof byte[]) {
+      comm.sendArray(buf, ((byte[]) buf).length, INT8, dest, tag);
+    } else if (buf instanceof double[]) {
+      comm.sendArray(buf, ((double[]) buf).length, FLOAT64, dest, tag);
+    } else if (buf instanceof int[]) {
+      comm.sendArray(buf, ((int[]) buf).length, INT32, dest, tag);
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  /** As trySend; the status goes into status (long[5]) when it is not null. */
+  static boolean tryRecv(Comm comm, Object buf, int source, int tag, long[] status) {
+    if (buf instanceof Buffer) {
+      Buffer b = (Buffer) buf;
+      int kind = fastKind(b);
+      if (kind < 0 || b.isReadOnly()) return false;
+      if (status == null) comm.recvDirect(b, b.position(), b.remaining(), kind, source, tag);
+      else comm.recvDirectStatus(b, b.position(), b.remaining(), kind, source, tag, status);
+      return true;
+    }
+    int kind, length;
+    if (buf instanceof byte[]) {
+      kind = INT8;
+      length = ((byte[]) buf).length;
+    } else if (buf instanceof double[]) {
+      kind = FLOAT64;
+      length = ((double[]) buf).length;
+    } else if (buf instanceof int[]) {
+      kind = INT32;
+      length = ((int[]) buf).length;
+    } else {
+      return false;
+    }
+    if (status == null) comm.recvArray(buf, length, kind, source, tag);
+    else comm.recvArrayStatus(buf, length, kind, source, tag, status);
+    return true;
+  }
 
   /**
    * The element kind (TypeKind ordinal) of a direct buffer in native order that the fast path

@@ -124,4 +124,23 @@ class PortTest {
     self.recv(back, 13);
     assertEquals(3.5, back[0]);
   }
+
+  @Test
+  void commRecvFastPathsReportTheStatus() {
+    int nextRank = (rank + 1) % size;
+    ByteBuffer out = Buffers.newByteBuffer(6), in = Buffers.newByteBuffer(10);
+    world.send(out, nextRank, 21);
+    org.oompi.Status s = world.recv(in, org.oompi.MPI.ANY_SOURCE, org.oompi.MPI.ANY_TAG);
+    assertEquals(prevRank(), s.getSource());
+    assertEquals(21, s.getTag());
+    assertEquals(6, s.getCountBytes());
+    double[] d = {1, 2, 3}, dIn = new double[5];
+    world.send(d, nextRank, 22);
+    s = world.recv(dIn, prevRank(), 22);
+    assertEquals(prevRank(), s.getSource());
+    assertEquals(24, s.getCountBytes());
+    assertEquals(3, s.getCount(org.oompi.Datatype.DOUBLE));
+    assertEquals(3.0, dIn[2]);
+    assertEquals(0.0, dIn[3]);
+  }
 }

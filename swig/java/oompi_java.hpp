@@ -473,4 +473,22 @@ inline void write_status(status_out o, const rt::status& s) noexcept {
 }
 }  // namespace oompi::java
 
+// --- org.oompi.MpiMemory: MPI_Alloc_mem as a direct ByteBuffer --------------------------------
+extern "C" JNIEXPORT jobject JNICALL Java_org_oompi_MpiMemory_allocate0(JNIEnv* env, jclass,
+                                                                         jint bytes) {
+  void* p = nullptr;
+  const int rc = MPI_Alloc_mem(bytes > 0 ? bytes : 1, MPI_INFO_NULL, &p);
+  if (rc != MPI_SUCCESS || !p) {
+    oompi::java::throw_java(env, "java/lang/OutOfMemoryError",
+                            "oompi: MPI_Alloc_mem of " + std::to_string(bytes) + " bytes failed");
+    return nullptr;
+  }
+  jobject b = env->NewDirectByteBuffer(p, bytes);
+  if (!b) MPI_Free_mem(p);
+  return b;
+}
+extern "C" JNIEXPORT void JNICALL Java_org_oompi_MpiMemory_free0(JNIEnv* env, jclass, jobject buf) {
+  if (void* p = env->GetDirectBufferAddress(buf)) MPI_Free_mem(p);
+}
+
 #endif  // OOMPI_SWIG_JAVA_HPP

@@ -49,4 +49,25 @@ class CleanupTest {
     world.bcast(v, 0);
     assertEquals(0, v[0]);
   }
+
+  @Test
+  void mpiMemory() {
+    int size = world.getSize(), rank = world.getRank();
+    try (org.oompi.MpiMemory m = org.oompi.MpiMemory.allocate(64)) {
+      java.nio.ByteBuffer b = m.buffer();
+      assertEquals(64, b.capacity());
+      assertEquals(java.nio.ByteOrder.nativeOrder(), b.order());
+      b.putInt(0, rank);
+      b.limit(4);
+      java.nio.ByteBuffer in = org.oompi.Buffers.newByteBuffer(4);
+      world.sendrecv(b, (rank + 1) % size, 3, in, (rank + size - 1) % size, 3);
+      assertEquals((rank + size - 1) % size, in.getInt(0));
+      m.close();
+      assertThrows(IllegalStateException.class, m::buffer);
+    }
+    assertThrows(IllegalArgumentException.class, () -> org.oompi.MpiMemory.allocate(-1));
+    try (org.oompi.MpiMemory empty = org.oompi.MpiMemory.allocate(0)) {
+      assertEquals(0, empty.buffer().capacity());
+    }
+  }
 }

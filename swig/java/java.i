@@ -143,7 +143,21 @@ OOMPI_JAVA_CLEANER(oompi::rt::op)
 EXTRA
 %}
 %enddef
-OOMPI_JAVA_CLOSEABLE(oompi::rt::environment, true, )
+// A JVM that exits with MPI initialized and not finalized (Environment not closed: an
+// uncaught exception, System.exit, a forgotten close) aborts the job from a shutdown hook:
+// MPI_Finalize there could wait forever for ranks that are not finalizing.
+OOMPI_JAVA_CLOSEABLE(oompi::rt::environment, true,
+  static {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (initialized() && !finalized()) {
+        System.err.println("oompi: the JVM is exiting with MPI not finalized (Environment not "
+            + "closed); aborting the MPI job");
+        System.err.flush();
+        abort(1);
+      }
+    }, "oompi-shutdown"));
+  }
+)
 OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   /** The port to `rank` (seed 003's OOMPI ports): port.send(buf), port.recv(buf), tag 0. */
   public Port port(int rank) {

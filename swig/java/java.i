@@ -198,7 +198,21 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::datatype, (isNull() || !isBuiltin()),
   public static final Datatype BOOLEAN = of(TypeKind.BOOLEAN);
 )
 
+// The Op keeps its Java function reachable (BINDINGS trap 1: a collected director would be
+// called by the trampoline after it was freed).
+%rename(createNative) oompi::rt::op::create;
+%javamethodmodifiers oompi::rt::op::create "private";
 %typemap(javacode) oompi::rt::op %{
+  private UserFunction function;
+
+  /** A user op calling fn (kept alive by this Op); commutative as MPI_Op_create's flag. */
+  public static Op create(UserFunction fn, boolean commutative) {
+    if (fn == null) throw new NullPointerException("oompi: the user function is null");
+    Op op = createNative(fn, commutative);
+    op.function = fn;
+    return op;
+  }
+
   public static final Op SUM = of(OpKind.SUM);
   public static final Op PROD = of(OpKind.PROD);
   public static final Op MAX = of(OpKind.MAX);

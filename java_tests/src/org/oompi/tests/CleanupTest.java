@@ -70,4 +70,26 @@ class CleanupTest {
       assertEquals(0, empty.buffer().capacity());
     }
   }
+
+  static final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+
+  @Test
+  void opKeepsItsFunctionAlive() throws InterruptedException {
+    org.oompi.Op op = org.oompi.Op.create(new org.oompi.UserFunction() {
+      @Override
+      public void call(long in, long inout, int count, long extent, Datatype type) {
+        calls.incrementAndGet();
+      }
+    }, true);
+    for (int i = 0; i < 5; i++) {  // the anonymous function is reachable only through op
+      System.gc();
+      Thread.sleep(20);
+    }
+    int before = calls.get();
+    java.nio.ByteBuffer a = org.oompi.Buffers.newByteBuffer(4), b = org.oompi.Buffers.newByteBuffer(4);
+    org.oompi.BenchSupport.reduceLocalLoop(op, a, b, 1, Datatype.INT, 10);
+    assertEquals(before + 10, calls.get());
+    op.close();
+    assertThrows(NullPointerException.class, () -> org.oompi.Op.create(null, true));
+  }
 }

@@ -6,6 +6,7 @@
 
 %{
 #include "oompi_java.hpp"
+#include "oompi_java_bench.hpp"
 %}
 
 %define OOMPI_TRANSLATE_EXCEPTION oompi::java::translate(jenv) %enddef
@@ -77,6 +78,51 @@
   delete $1;
 %}
 
+// --- proxies freed by java.lang.ref.Cleaner, not finalize() ---------------------------------
+// The cleaning action holds the C++ pointer only (never the proxy); delete()/close() runs it at
+// once and unregisters it, so the native object is freed exactly once.
+%define OOMPI_JAVA_CLEANER(CLASS)
+%typemap(javafinalize) CLASS ""
+%typemap(javabody) CLASS %{
+  private transient long swigCPtr;
+  protected transient boolean swigCMemOwn;
+  private transient java.lang.ref.Cleaner.Cleanable swigCleanable;
+
+  protected $javaclassname(long cPtr, boolean cMemoryOwn) {
+    swigCMemOwn = cMemoryOwn;
+    swigCPtr = cPtr;
+    if (cMemoryOwn && cPtr != 0)
+      swigCleanable = NativeCleaner.CLEANER.register(this, new SwigFree(cPtr));
+  }
+
+  private static final class SwigFree implements Runnable {
+    private final long ptr;
+    SwigFree(long ptr) { this.ptr = ptr; }
+    @Override
+    public void run() { $imclassname.delete_$javaclassname(ptr); }
+  }
+
+  protected static long getCPtr($javaclassname obj) {
+    return (obj == null) ? 0 : obj.swigCPtr;
+  }
+%}
+%typemap(javadestruct, methodname="delete", methodmodifiers="public synchronized") CLASS {
+    if (swigCPtr != 0) {
+      if (swigCMemOwn) {
+        swigCMemOwn = false;
+        if (swigCleanable != null) swigCleanable.clean();
+        else $jnicall;
+      }
+      swigCPtr = 0;
+    }
+  }
+%enddef
+OOMPI_JAVA_CLEANER(oompi::rt::environment)
+OOMPI_JAVA_CLEANER(oompi::rt::comm)
+OOMPI_JAVA_CLEANER(oompi::rt::request)
+OOMPI_JAVA_CLEANER(oompi::rt::datatype)
+OOMPI_JAVA_CLEANER(oompi::rt::op)
+
 // --- handles are AutoCloseable -------------------------------------------------------------
 // close() frees the MPI handle (facade close) and the native object; a later call on this
 // proxy throws IllegalStateException (the self check below), on other copies of the same
@@ -97,8 +143,46 @@
 EXTRA
 %}
 %enddef
-OOMPI_JAVA_CLOSEABLE(oompi::rt::environment, true, )
-OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true, )
+// A JVM that exits with MPI initialized and not finalized (Environment not closed: an
+// uncaught exception, System.exit, a forgotten close) aborts the job from a shutdown hook:
+// MPI_Finalize there could wait forever for ranks that are not finalizing.
+OOMPI_JAVA_CLOSEABLE(oompi::rt::environment, true,
+  static {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (initialized() && !finalized()) {
+        System.err.println("oompi: the JVM is exiting with MPI not finalized (Environment not "
+            + "closed); aborting the MPI job");
+        System.err.flush();
+        abort(1);
+      }
+    }, "oompi-shutdown"));
+  }
+)
+OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
+  /** The port to `rank` (seed 003's OOMPI ports): port.send(buf), port.recv(buf), tag 0. */
+  public Port port(int rank) {
+    return new Port(this, rank);
+  }
+
+  /** Sends buf (a primitive array or a direct buffer) to dest with tag (0 by default). */
+  public void send(Object buf, int dest, int tag) {
+    if (!Port.trySend(this, buf, dest, tag)) sendAny(buf, dest, tag);
+  }
+
+  public void send(Object buf, int dest) { send(buf, dest, 0); }
+
+  /** Receives into buf from source (MPI.ANY_SOURCE by default) with tag (MPI.ANY_TAG). */
+  public Status recv(Object buf, int source, int tag) {
+    long[] raw = new long[5];
+    if (Port.tryRecv(this, buf, source, tag, raw)) return new Status(raw);
+    return recvAny(buf, source, tag);
+  }
+
+  public Status recv(Object buf, int source) { return recv(buf, source, MPI.ANY_TAG); }
+
+  public Status recv(Object buf) { return recv(buf, MPI.ANY_SOURCE, MPI.ANY_TAG); }
+)
+
 OOMPI_JAVA_CLOSEABLE(oompi::rt::request, true, )
 // Builtin datatypes are shared constants (Datatype.DOUBLE): closing one does nothing.
 OOMPI_JAVA_CLOSEABLE(oompi::rt::datatype, (isNull() || !isBuiltin()),
@@ -114,7 +198,21 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::datatype, (isNull() || !isBuiltin()),
   public static final Datatype BOOLEAN = of(TypeKind.BOOLEAN);
 )
 
+// The Op keeps its Java function reachable (BINDINGS trap 1: a collected director would be
+// called by the trampoline after it was freed).
+%rename(createNative) oompi::rt::op::create;
+%javamethodmodifiers oompi::rt::op::create "private";
 %typemap(javacode) oompi::rt::op %{
+  private UserFunction function;
+
+  /** A user op calling fn (kept alive by this Op); commutative as MPI_Op_create's flag. */
+  public static Op create(UserFunction fn, boolean commutative) {
+    if (fn == null) throw new NullPointerException("oompi: the user function is null");
+    Op op = createNative(fn, commutative);
+    op.function = fn;
+    return op;
+  }
+
   public static final Op SUM = of(OpKind.SUM);
   public static final Op PROD = of(OpKind.PROD);
   public static final Op MAX = of(OpKind.MAX);
@@ -154,5 +252,102 @@ inline bool array_copy() { return g_copy_arrays.load(); }
 }
 %}
 
+// --- Port fast paths, typemaps (package-private sendDirect/recvDirect/sendArray/recvArray) ---
+// Typemaps before oompi.i (the wrappers are emitted at comm's place in the tree), the %extend
+// methods after it (so that oompi.i's %exception covers them).
+// Java has already checked that the buffer is direct, in native order and (for receives)
+// writable, and passes its position, remaining and element kind: one JNI call
+// (GetDirectBufferAddress) instead of the general path's class lookup and field reads.
+%typemap(jni) oompi::java::direct_address "jobject"
+%typemap(jtype) oompi::java::direct_address "java.nio.Buffer"
+%typemap(jstype) oompi::java::direct_address "java.nio.Buffer"
+%typemap(javain) oompi::java::direct_address "$javainput"
+%typemap(in) oompi::java::direct_address %{
+  $1.ptr = jenv->GetDirectBufferAddress($input);
+  if (!$1.ptr) {
+    oompi::java::throw_java(jenv, "java/lang/IllegalArgumentException", "oompi: not a direct buffer");
+    return $null;
+  }
+%}
+// Primitive arrays, same idea: Java passes the array's length and element kind; pinned (or
+// copied, oompi.arrays=copy) by the same pin as the general path, released before any
+// exception reaches Java.
+%typemap(jni) oompi::java::array_ref "jobject"
+%typemap(jtype) oompi::java::array_ref "Object"
+%typemap(jstype) oompi::java::array_ref "Object"
+%typemap(javain) oompi::java::array_ref "$javainput"
+%typemap(in) oompi::java::array_ref %{
+  $1.env = jenv;
+  $1.array = static_cast<jarray>($input);
+%}
+
+%typemap(jni) oompi::java::status_out "jlongArray"
+%typemap(jtype) oompi::java::status_out "long[]"
+%typemap(jstype) oompi::java::status_out "long[]"
+%typemap(javain) oompi::java::status_out "$javainput"
+%typemap(in) oompi::java::status_out %{
+  $1.env = jenv;
+  $1.array = $input;
+%}
+%javamethodmodifiers oompi::rt::comm::recv_direct_status "";
+%javamethodmodifiers oompi::rt::comm::recv_array_status "";
+// comm.send/recv of Java: the generated general-path methods become private sendAny/recvAny;
+// Comm's javacode (below) tries the Port fast paths first.
+%rename(sendAny) oompi::rt::comm::send;
+%rename(recvAny) oompi::rt::comm::recv;
+%javamethodmodifiers oompi::rt::comm::send "";
+%javamethodmodifiers oompi::rt::comm::recv "";
+
 %include "../oompi.i"
 
+// Port fast paths (after oompi.i: its %exception must cover these %extend methods).
+// A receive whose caller does not want the status: no Status object, no long[] (Port.recv).
+%extend oompi::rt::comm {
+  void recv_ignore_status(oompi::rt::buffer& buf, int source, int tag) const {
+    $self->recv(buf, source, tag);
+  }
+}
+
+%javamethodmodifiers oompi::rt::comm::send_array "";
+%javamethodmodifiers oompi::rt::comm::recv_array "";
+%extend oompi::rt::comm {
+  void send_array(oompi::java::array_ref a, int length, int kind, int dest, int tag) const {
+    oompi::java::array_use u(a, length, 0, length, kind, false);
+    $self->send(u.b, dest, tag);
+  }
+  void recv_array(oompi::java::array_ref a, int length, int kind, int source, int tag) const {
+    oompi::java::array_use u(a, length, 0, length, kind, true);
+    $self->recv(u.b, source, tag);
+  }
+}
+%javamethodmodifiers oompi::rt::comm::send_direct "";
+%javamethodmodifiers oompi::rt::comm::recv_direct "";
+%extend oompi::rt::comm {
+  void send_direct(oompi::java::direct_address a, int position, int count, int kind, int dest,
+                   int tag) const {
+    $self->send(oompi::java::direct_buffer(a, position, count, kind), dest, tag);
+  }
+  void recv_direct(oompi::java::direct_address a, int position, int count, int kind, int source,
+                   int tag) const {
+    oompi::rt::buffer b = oompi::java::direct_buffer(a, position, count, kind);
+    $self->recv(b, source, tag);
+  }
+  void recv_direct_status(oompi::java::direct_address a, int position, int count, int kind,
+                          int source, int tag, oompi::java::status_out out) const {
+    oompi::rt::buffer b = oompi::java::direct_buffer(a, position, count, kind);
+    oompi::java::write_status(out, $self->recv(b, source, tag));
+  }
+  void recv_array_status(oompi::java::array_ref a, int length, int kind, int source, int tag,
+                         oompi::java::status_out out) const {
+    oompi::rt::status s;
+    {
+      oompi::java::array_use u(a, length, 0, length, kind, true);
+      s = $self->recv(u.b, source, tag);
+    }  // unpinned before the JNI call below
+    oompi::java::write_status(out, s);
+  }
+}
+
+
+// The native side of bench/java (org.oompi.BenchSupport).
+%include "oompi_java_bench.hpp"

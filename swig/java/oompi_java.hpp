@@ -200,12 +200,14 @@ public:
   const class_info* lookup(JNIEnv* env, jobject obj) {
     static thread_local const class_info* last_array __attribute__((tls_model("initial-exec"))) = nullptr;
     static thread_local const class_info* last_buffer __attribute__((tls_model("initial-exec"))) = nullptr;
-    if (last_array && env->IsInstanceOf(obj, last_array->cls)) return last_array;
-    if (last_buffer) {
-      // Local reference freed when the native method returns.
+    // One class fetch serves both caches (array classes are final, so an exact match is enough).
+    if (last_array || last_buffer) {
       jclass c = env->GetObjectClass(obj);
-      if (env->IsSameObject(c, last_buffer->cls)) return last_buffer;
+      const class_info* hit = nullptr;
+      if (last_buffer && env->IsSameObject(c, last_buffer->cls)) hit = last_buffer;
+      else if (last_array && env->IsSameObject(c, last_array->cls)) hit = last_array;
       env->DeleteLocalRef(c);
+      if (hit) return hit;
     }
     const class_info* ci = lookup_exact(env, obj);
     if (ci) (ci->is_array ? last_array : last_buffer) = ci;
@@ -432,5 +434,61 @@ inline void translate(JNIEnv* env) noexcept {
 }
 
 }  // namespace oompi::java
+
+// --- Port fast paths (java.i): a direct buffer's address, a primitive array pinned ----------
+namespace oompi::java {
+struct direct_address { void* ptr = nullptr; };
+inline oompi::rt::buffer direct_buffer(direct_address a, int position, int count, int kind) {
+  const auto k = static_cast<oompi::rt::type_kind>(kind);
+  const std::int64_t ext = oompi::rt::detail::builtin_size(k);
+  return oompi::rt::buffer(static_cast<char*>(a.ptr) + position * ext, count,
+                           oompi::rt::detail::builtin_type(k), ext);
+}
+}
+namespace oompi::java {
+struct array_ref { JNIEnv* env = nullptr; jarray array = nullptr; };
+struct array_use {
+  pin p;
+  oompi::rt::buffer b;
+  array_use(array_ref a, int length, int offset, int count, int kind, bool writable) {
+    const auto k = static_cast<oompi::rt::type_kind>(kind);
+    b = oompi::rt::buffer(nullptr, length, oompi::rt::detail::builtin_type(k),
+                          oompi::rt::detail::builtin_size(k));
+    p.array = a.array;
+    p.writable = writable;
+    p.kind = k;
+    if (!p.acquire(a.env, b)) throw std::bad_alloc();  // the Java exception stays pending
+    b.data = static_cast<char*>(b.data) + static_cast<std::int64_t>(offset) * b.extent;
+    b.count = count;
+  }
+};
+}
+
+namespace oompi::java {
+// A status written into a long[5] the Java caller made (cheaper than NewLongArray).
+struct status_out { JNIEnv* env = nullptr; jlongArray array = nullptr; };
+inline void write_status(status_out o, const rt::status& s) noexcept {
+  const jlong v[5] = {s.source(), s.tag(), s.error(), s.cancelled() ? 1 : 0, s.count_bytes()};
+  o.env->SetLongArrayRegion(o.array, 0, 5, v);
+}
+}  // namespace oompi::java
+
+// --- org.oompi.MpiMemory: MPI_Alloc_mem as a direct ByteBuffer --------------------------------
+extern "C" JNIEXPORT jobject JNICALL Java_org_oompi_MpiMemory_allocate0(JNIEnv* env, jclass,
+                                                                         jint bytes) {
+  void* p = nullptr;
+  const int rc = MPI_Alloc_mem(bytes > 0 ? bytes : 1, MPI_INFO_NULL, &p);
+  if (rc != MPI_SUCCESS || !p) {
+    oompi::java::throw_java(env, "java/lang/OutOfMemoryError",
+                            "oompi: MPI_Alloc_mem of " + std::to_string(bytes) + " bytes failed");
+    return nullptr;
+  }
+  jobject b = env->NewDirectByteBuffer(p, bytes);
+  if (!b) MPI_Free_mem(p);
+  return b;
+}
+extern "C" JNIEXPORT void JNICALL Java_org_oompi_MpiMemory_free0(JNIEnv* env, jclass, jobject buf) {
+  if (void* p = env->GetDirectBufferAddress(buf)) MPI_Free_mem(p);
+}
 
 #endif  // OOMPI_SWIG_JAVA_HPP

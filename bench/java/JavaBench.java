@@ -1,0 +1,192 @@
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.oompi.BenchSupport;
+import org.oompi.Buffers;
+import org.oompi.Comm;
+import org.oompi.Datatype;
+import org.oompi.Environment;
+import org.oompi.Op;
+import org.oompi.UserFunction;
+
+/**
+ * Java benches (issue 5), JSON-lines records as in docs/bench.md.
+ *
+ * java_pingpong: ranks 0 and 1 bounce 8 B ... 4 MiB; systems raw_c (MPI_Send/MPI_Recv in a C
+ * loop inside this process, through liboompi_java), java_direct (Comm.send/recv of a direct
+ * ByteBuffer), java_array (of a byte[]). Each round runs one block per system and size, order
+ * rotated per round; rank 0 times the blocks. The same buffer memory for raw_c and java_direct.
+ *
+ * java_crossing (rank 0 alone): ns per call of a null downcall, a downcall with 3 int
+ * arguments, a director upcall (C++ calling UserFunction.call) and MPI_Reduce_local of one int
+ * through a user op written in Java.
+ *
+ * Options: --rounds=N --first-round=R --quick
+ */
+public final class JavaBench {
+  static final List<String> out = new ArrayList<>();
+
+  static String opt(String[] args, String key, String dflt) {
+    for (String a : args) if (a.startsWith("--" + key + "=")) return a.substring(key.length() + 3);
+    for (String a : args) if (a.equals("--" + key)) return "1";
+    return dflt;
+  }
+
+  static void sample(String bench, String kase, String system, int round, String metric, double v) {
+    out.add(String.format("{\"type\":\"sample\",\"bench\":\"%s\",\"case\":\"%s\",\"system\":\"%s\","
+        + "\"round\":%d,\"metric\":\"%s\",\"value\":%.6g}", bench, kase, system, round, metric, v));
+  }
+
+  /** A user op: sum of ints, over the addresses MPI passes. */
+  static final class SumInts extends UserFunction {
+    long calls;
+    @Override
+    public void call(long in, long inout, int count, long extent, Datatype type) {
+      calls++;
+    }
+  }
+
+  public static void main(String[] args) {
+    boolean quick = opt(args, "quick", null) != null;
+    int rounds = Integer.parseInt(opt(args, "rounds", quick ? "2" : "20"));
+    int first = Integer.parseInt(opt(args, "first-round", "0"));
+    try (Environment env = new Environment()) {
+      Comm world = Comm.world();
+      int rank = world.getRank();
+      int size = world.getSize();
+      if (rank == 0) meta();
+      if (size >= 2 && rank < 2) pingpong(world, rank, quick, rounds, first);
+      world.barrier();
+      if (rank == 0) crossing(quick, rounds, first);
+      world.barrier();
+      if (rank == 0) for (String s : out) System.out.println(s);
+    } catch (RuntimeException e) {
+      e.printStackTrace();
+      Environment.abort(1);
+    }
+  }
+
+  static void meta() {
+    out.add("{\"type\":\"meta\",\"bench\":\"java_pingpong\",\"title\":\"Java ping-pong between 2 ranks"
+        + " (issue 5)\",\"baseline\":\"raw_c\",\"systems\":[\"raw_c\",\"java_direct\",\"java_array\",\"java_port_direct\",\"java_port_array\"],"
+        + "\"system_labels\":{\"raw_c\":\"MPI_Send/MPI_Recv (C loop in the JVM process)\","
+        + "\"java_direct\":\"comm.send/recv, direct ByteBuffer\",\"java_array\":\"comm.send/recv, byte[]\",\"java_port_direct\":\"port.send/recv (no Status), direct ByteBuffer\",\"java_port_array\":\"port.send/recv (no Status), byte[]\"},"
+        + "\"case_label\":\"message size\",\"case_format\":\"bytes\","
+        + "\"metrics\":{\"latency_us\":{\"label\":\"one-way latency\",\"unit\":\"µs\",\"better\":\"lower\",\"plot\":\"loglog\"},"
+        + "\"bandwidth_MBps\":{\"label\":\"bandwidth\",\"unit\":\"MB/s\",\"better\":\"higher\",\"plot\":\"loglog\"}},"
+        + "\"targets\":[{\"metric\":\"latency_us\",\"case\":\"8\",\"system\":\"java_port_direct\",\"max_ratio\":1.15,"
+        + "\"text\":\"issue 5: 8-byte latency ≤ 1.15× raw C, direct buffer (port)\"},"
+        + "{\"metric\":\"latency_us\",\"case\":\"8\",\"system\":\"java_port_array\",\"max_ratio\":1.3,"
+        + "\"text\":\"issue 5: 8-byte latency ≤ 1.3× raw C, array (port)\"},"
+        + "{\"metric\":\"latency_us\",\"case\":\"8\",\"system\":\"java_direct\",\"max_ratio\":1.15,"
+        + "\"text\":\"issue 5: 8-byte latency ≤ 1.15× raw C, direct buffer (comm.recv with Status)\"},"
+        + "{\"metric\":\"bandwidth_MBps\",\"case\":\"4194304\",\"system\":\"java_direct\",\"min_ratio\":0.95,"
+        + "\"text\":\"issue 5: 4 MiB bandwidth ≥ 0.95× raw C, direct buffer\"}],"
+        + "\"notes\":[\"raw C runs inside the Java process (a C loop in liboompi_java), interleaved with the Java systems\"]}");
+    out.add("{\"type\":\"meta\",\"bench\":\"java_crossing\",\"title\":\"Java crossing costs (rank 0)\","
+        + "\"baseline\":\"java\",\"systems\":[\"java\"],\"case_label\":\"crossing\",\"case_format\":\"text\","
+        + "\"metrics\":{\"ns_per_call\":{\"label\":\"time per call\",\"unit\":\"ns\",\"better\":\"lower\"}},"
+        + "\"notes\":[\"null and int-argument downcalls through the SWIG wrapper (with its exception handler);"
+        + " director upcall = C++ calling UserFunction.call (4 arguments + a Datatype proxy);"
+        + " user op = MPI_Reduce_local of 1 int through a Java UserFunction\"]}");
+  }
+
+  static int itersFor(int bytes, boolean quick) {
+    int n = bytes <= 4096 ? 4000 : (int) Math.max(8, Math.min(2000, (64L << 20) / bytes / 2));
+    return quick ? Math.max(4, n / 20) : n;
+  }
+
+  static void pingpong(Comm world, int rank, boolean quick, int rounds, int first) {
+    int[] sizes = {8, 1024, 65536, 1 << 20, 4 << 20};
+    String[] systems = {"raw_c", "java_direct", "java_array", "java_port_direct", "java_port_array"};
+    ByteBuffer direct = Buffers.newByteBuffer(4 << 20);
+    byte[] array = new byte[4 << 20];
+    int peer = 1 - rank;
+    boolean starter = rank == 0;
+    for (int r = first - 1; r < first + rounds; r++) {  // round first-1 = warm-up, not recorded
+      for (int bytes : sizes) {
+        ByteBuffer d = direct.duplicate().clear().limit(bytes);
+        byte[] a = bytes == array.length ? array : new byte[bytes];
+        int iters = itersFor(bytes, quick);
+        for (int k = 0; k < systems.length; k++) {
+          String sys = systems[Math.floorMod(k + r, systems.length)];
+          world.barrier();
+          double t;
+          if (sys.equals("raw_c")) {
+            t = BenchSupport.rawPingpong(d, peer, iters, starter);
+          } else if (sys.startsWith("java_port")) {
+            Object buf = sys.equals("java_port_direct") ? d : a;
+            org.oompi.Port port = world.port(peer);
+            double t0 = Environment.wtime();
+            if (starter) {
+              for (int i = 0; i < iters; i++) {
+                port.send(buf);
+                port.recv(buf);
+              }
+            } else {
+              for (int i = 0; i < iters; i++) {
+                port.recv(buf);
+                port.send(buf);
+              }
+            }
+            t = Environment.wtime() - t0;
+          } else {
+            Object buf = sys.equals("java_direct") ? d : a;
+            double t0 = Environment.wtime();
+            if (starter) {
+              for (int i = 0; i < iters; i++) {
+                world.send(buf, peer, 0);
+                world.recv(buf, peer, 0);
+              }
+            } else {
+              for (int i = 0; i < iters; i++) {
+                world.recv(buf, peer, 0);
+                world.send(buf, peer, 0);
+              }
+            }
+            t = Environment.wtime() - t0;
+          }
+          if (starter && r >= first) {
+            double oneWay = t / iters / 2;
+            sample("java_pingpong", Integer.toString(bytes), sys, r, "latency_us", oneWay * 1e6);
+            if (bytes >= 65536)
+              sample("java_pingpong", Integer.toString(bytes), sys, r, "bandwidth_MBps", bytes / oneWay / 1e6);
+          }
+        }
+      }
+    }
+  }
+
+  static void crossing(boolean quick, int rounds, int first) {
+    int iters = quick ? 20000 : 2_000_000;
+    ByteBuffer one = Buffers.newByteBuffer(4);
+    ByteBuffer two = Buffers.newByteBuffer(4);
+    SumInts fn = new SumInts();
+    Op op = Op.create(fn, true);
+    try {
+      for (int r = first - 1; r < first + rounds; r++) {
+        long t0 = System.nanoTime();
+        for (int i = 0; i < iters; i++) BenchSupport.nullCall();
+        long t1 = System.nanoTime();
+        int acc = 0;
+        for (int i = 0; i < iters; i++) acc += BenchSupport.intArgs(i, acc, 7);
+        long t2 = System.nanoTime();
+        int upIters = iters / 10;
+        BenchSupport.upcallLoop(fn, one, 1, Datatype.INT, upIters);
+        long t3 = System.nanoTime();
+        BenchSupport.reduceLocalLoop(op, one, two, 1, Datatype.INT, upIters);
+        long t4 = System.nanoTime();
+        if (acc == 42) System.err.print("");
+        if (r >= first) {
+          sample("java_crossing", "null downcall", "java", r, "ns_per_call", (t1 - t0) / (double) iters);
+          sample("java_crossing", "downcall, 3 int args", "java", r, "ns_per_call", (t2 - t1) / (double) iters);
+          sample("java_crossing", "director upcall", "java", r, "ns_per_call", (t3 - t2) / (double) upIters);
+          sample("java_crossing", "user op, 1 element", "java", r, "ns_per_call", (t4 - t3) / (double) upIters);
+        }
+      }
+    } finally {
+      op.close();
+    }
+    if (fn.calls == 0) throw new IllegalStateException("the user function was never called");
+  }
+}

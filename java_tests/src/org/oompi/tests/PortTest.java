@@ -1,0 +1,146 @@
+package org.oompi.tests;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.oompi.Buffers;
+import org.oompi.Comm;
+import org.oompi.MPIException;
+import org.oompi.Port;
+
+/** world.port(r).send/recv: direct buffers and arrays (fast paths), other types, bad inputs. */
+@ExtendWith(MpiExtension.class)
+class PortTest {
+  private final Comm world = Comm.world();
+  private final int rank = world.getRank();
+  private final int size = world.getSize();
+  private final Port next = world.port((rank + 1) % size);
+  private final Port prev = world.port((rank + size - 1) % size);
+
+  /** Small messages around the ring: eager, so sending first cannot deadlock. */
+  private void ring(Object out, Object in, int tag) {
+    next.send(out, tag);
+    prev.recv(in, tag);
+  }
+
+  private int prevRank() { return (rank + size - 1) % size; }
+
+  @Test
+  void directBuffersOfEveryFastKind() {
+    DoubleBuffer d = Buffers.newDoubleBuffer(3), dIn = Buffers.newDoubleBuffer(3);
+    d.put(new double[] {rank, 0.5, -rank}).flip();
+    ring(d, dIn, 1);
+    assertArrayEquals(new double[] {prevRank(), 0.5, -prevRank()}, new double[] {dIn.get(0), dIn.get(1), dIn.get(2)});
+
+    IntBuffer i = Buffers.newIntBuffer(2), iIn = Buffers.newIntBuffer(2);
+    i.put(rank).put(7).flip();
+    ring(i, iIn, 2);
+    assertEquals(prevRank(), iIn.get(0));
+    assertEquals(7, iIn.get(1));
+
+    LongBuffer l = Buffers.newLongBuffer(1), lIn = Buffers.newLongBuffer(1);
+    l.put(0, 1L << 40 | rank);
+    ring(l, lIn, 3);
+    assertEquals(1L << 40 | prevRank(), lIn.get(0));
+
+    FloatBuffer f = Buffers.newFloatBuffer(1), fIn = Buffers.newFloatBuffer(1);
+    f.put(0, rank + 0.25f);
+    ring(f, fIn, 4);
+    assertEquals(prevRank() + 0.25f, fIn.get(0));
+  }
+
+  @Test
+  void positionAndLimitAreRespected() {
+    ByteBuffer out = Buffers.newByteBuffer(8), in = Buffers.newByteBuffer(8);
+    for (int k = 0; k < 8; k++) out.put(k, (byte) (10 * rank + k));
+    out.position(2).limit(5);  // bytes 2, 3, 4
+    in.position(4).limit(7);
+    ring(out, in, 5);
+    assertEquals(4, in.position(), "recv leaves the position alone");
+    in.clear();
+    for (int k = 0; k < 3; k++) assertEquals((byte) (10 * prevRank() + 2 + k), in.get(4 + k));
+    assertEquals(0, in.get(3));
+    assertEquals(0, in.get(7));
+  }
+
+  @Test
+  void arrays() {
+    byte[] b = {(byte) rank, 2}, bIn = new byte[2];
+    ring(b, bIn, 6);
+    assertArrayEquals(new byte[] {(byte) prevRank(), 2}, bIn);
+    double[] d = {rank, 1.5}, dIn = new double[2];
+    ring(d, dIn, 7);
+    assertArrayEquals(new double[] {prevRank(), 1.5}, dIn);
+    int[] i = {rank}, iIn = new int[1];
+    ring(i, iIn, 8);
+    assertEquals(prevRank(), iIn[0]);
+    long[] l = {rank}, lIn = new long[1];  // the general path
+    ring(l, lIn, 9);
+    assertEquals(prevRank(), lIn[0]);
+    short[] s = {(short) rank}, sIn = new short[1];
+    ring(s, sIn, 10);
+    assertEquals(prevRank(), sIn[0]);
+  }
+
+  @Test
+  void badInputs() {
+    assertThrows(IndexOutOfBoundsException.class, () -> world.port(size));
+    assertThrows(IndexOutOfBoundsException.class, () -> world.port(-1));
+    Port self = Comm.self().port(0);
+    assertThrows(NullPointerException.class, () -> self.send(null));
+    assertThrows(IllegalArgumentException.class, () -> self.send(ByteBuffer.allocate(4)));
+    assertThrows(IllegalArgumentException.class, () -> self.send("not a buffer"));
+    DoubleBuffer bigEndian = ByteBuffer.allocateDirect(16).order(ByteOrder.BIG_ENDIAN).asDoubleBuffer();
+    if (ByteOrder.nativeOrder() != ByteOrder.BIG_ENDIAN)
+      assertThrows(IllegalArgumentException.class, () -> self.send(bigEndian));
+    ByteBuffer readOnly = Buffers.newByteBuffer(4).asReadOnlyBuffer();
+    assertThrows(IllegalArgumentException.class, () -> self.recv(readOnly));
+  }
+
+  @Test
+  void truncationThrowsAndUnpins() {
+    Port self = Comm.self().port(0);
+    for (int round = 0; round < 3; round++) {
+      self.send(new byte[16], 11);
+      MPIException e = assertThrows(MPIException.class, () -> self.recv(new byte[8], 11));
+      assertTrue(e.getMessage().toLowerCase().contains("trunc"), e.getMessage());
+      self.send(Buffers.newByteBuffer(16), 12);
+      assertThrows(MPIException.class, () -> self.recv(Buffers.newByteBuffer(8), 12));
+      System.gc();  // would hang if an array were still pinned
+    }
+    // Still usable afterwards.
+    double[] back = new double[1];
+    self.send(new double[] {3.5}, 13);
+    self.recv(back, 13);
+    assertEquals(3.5, back[0]);
+  }
+
+  @Test
+  void commRecvFastPathsReportTheStatus() {
+    int nextRank = (rank + 1) % size;
+    ByteBuffer out = Buffers.newByteBuffer(6), in = Buffers.newByteBuffer(10);
+    world.send(out, nextRank, 21);
+    org.oompi.Status s = world.recv(in, org.oompi.MPI.ANY_SOURCE, org.oompi.MPI.ANY_TAG);
+    assertEquals(prevRank(), s.getSource());
+    assertEquals(21, s.getTag());
+    assertEquals(6, s.getCountBytes());
+    double[] d = {1, 2, 3}, dIn = new double[5];
+    world.send(d, nextRank, 22);
+    s = world.recv(dIn, prevRank(), 22);
+    assertEquals(prevRank(), s.getSource());
+    assertEquals(24, s.getCountBytes());
+    assertEquals(3, s.getCount(org.oompi.Datatype.DOUBLE));
+    assertEquals(3.0, dIn[2]);
+    assertEquals(0.0, dIn[3]);
+  }
+}

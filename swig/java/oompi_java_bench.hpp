@@ -1,0 +1,56 @@
+// Native side of bench/java (class org.oompi.BenchSupport): the raw C baseline run inside the
+// Java process (same buffers, same run, interleaved with the Java systems) and the probes of
+// the crossing-cost table. Not part of the API users program against.
+#ifndef OOMPI_SWIG_JAVA_BENCH_HPP
+#define OOMPI_SWIG_JAVA_BENCH_HPP
+
+#include <oompi/op.hpp>
+#include <oompi/rt/rt.hpp>
+
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace oompi::java {
+
+struct bench_support {
+  /// iters round trips of the buffer's bytes with `peer` over MPI_COMM_WORLD, written as a C
+  /// programmer would (MPI_Send / MPI_Recv with MPI_STATUS_IGNORE). Returns seconds.
+  static double raw_pingpong(rt::buffer& buf, int peer, int iters, bool starter) {
+    void* p = buf.data;
+    const int bytes = static_cast<int>(buf.count * buf.extent);
+    const double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i) {
+      if (starter) {
+        MPI_Send(p, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
+        MPI_Recv(p, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(p, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(p, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
+      }
+    }
+    return MPI_Wtime() - t0;
+  }
+  /// The crossing-cost probes: a call that does nothing, one with int arguments.
+  static void null_call() {}
+  static int int_args(int a, int b, int c) { return a ^ b ^ c; }
+  /// iters upcalls of fn.call (director) with count elements at address; C++ side of the loop.
+  static void upcall_loop(rt::user_function& fn, rt::buffer& buf, int count,
+                          const rt::datatype& type, int iters) {
+    const auto address = static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(buf.data));
+    for (int i = 0; i < iters; ++i) fn.call(address, address, count, type.size(), type);
+  }
+  /// iters MPI_Reduce_local calls of `count` elements through op (a user op: MPI calls the
+  /// trampoline, which calls the Java function).
+  static void reduce_local_loop(const rt::op& o, const rt::buffer& in, rt::buffer& inout,
+                                int count, const rt::datatype& type, int iters) {
+    MPI_Op h = o.core("reduce_local").native();
+    MPI_Datatype t = type.native("reduce_local");
+    for (int i = 0; i < iters; ++i)
+      MPI_Reduce_local(in.data, inout.data, count, t, h);
+  }
+};
+
+}  // namespace oompi::java
+
+#endif  // OOMPI_SWIG_JAVA_BENCH_HPP

@@ -1,0 +1,118 @@
+package org.oompi;
+
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+
+/**
+ * A communicator's port to one rank, as in OOMPI and seed 003: {@code world.port(r).send(buf)}.
+ * A port is a plain value (communicator + rank); it owns nothing and needs no closing.
+ * {@link #recv(Object)} does not make a {@link Status} (the fast path for callers that do not
+ * need one); use {@link Comm#recv(Object, int, int)} for the status.
+ */
+public final class Port {
+  private final Comm comm;
+  private final int rank;
+
+  Port(Comm comm, int rank) {
+    if (rank < 0 || rank >= comm.getSize())
+      throw new IndexOutOfBoundsException(
+          "oompi: no rank " + rank + " in a communicator of size " + comm.getSize());
+    this.comm = comm;
+    this.rank = rank;
+  }
+
+  public Comm comm() { return comm; }
+
+  public int rank() { return rank; }
+
+  /** Sends buf (an array or a direct buffer) to this port's rank with tag. */
+  public void send(Object buf, int tag) {
+    if (!trySend(comm, buf, rank, tag)) comm.sendAny(buf, rank, tag);
+  }
+
+  public void send(Object buf) { send(buf, 0); }
+
+  /** Receives into buf from this port's rank with tag; the status is not made. */
+  public void recv(Object buf, int tag) {
+    if (!tryRecv(comm, buf, rank, tag, null)) comm.recvIgnoreStatus(buf, rank, tag);
+  }
+
+  public void recv(Object buf) { recv(buf, 0); }
+
+  /**
+   * The fast paths shared with Comm.send: a direct buffer in native order, or a byte[], int[]
+   * or double[]. False for anything else, which then takes the general path (and its errors).
+   */
+  static boolean trySend(Comm comm, Object buf, int dest, int tag) {
+    if (buf instanceof Buffer) {
+      Buffer b = (Buffer) buf;
+      int kind = fastKind(b);
+      if (kind < 0) return false;
+      comm.sendDirect(b, b.position(), b.remaining(), kind, dest, tag);
+    } else if (buf instanceof byte[]) {
+      comm.sendArray(buf, ((byte[]) buf).length, INT8, dest, tag);
+    } else if (buf instanceof double[]) {
+      comm.sendArray(buf, ((double[]) buf).length, FLOAT64, dest, tag);
+    } else if (buf instanceof int[]) {
+      comm.sendArray(buf, ((int[]) buf).length, INT32, dest, tag);
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  /** As trySend; the status goes into status (long[5]) when it is not null. */
+  static boolean tryRecv(Comm comm, Object buf, int source, int tag, long[] status) {
+    if (buf instanceof Buffer) {
+      Buffer b = (Buffer) buf;
+      int kind = fastKind(b);
+      if (kind < 0 || b.isReadOnly()) return false;
+      if (status == null) comm.recvDirect(b, b.position(), b.remaining(), kind, source, tag);
+      else comm.recvDirectStatus(b, b.position(), b.remaining(), kind, source, tag, status);
+      return true;
+    }
+    int kind, length;
+    if (buf instanceof byte[]) {
+      kind = INT8;
+      length = ((byte[]) buf).length;
+    } else if (buf instanceof double[]) {
+      kind = FLOAT64;
+      length = ((double[]) buf).length;
+    } else if (buf instanceof int[]) {
+      kind = INT32;
+      length = ((int[]) buf).length;
+    } else {
+      return false;
+    }
+    if (status == null) comm.recvArray(buf, length, kind, source, tag);
+    else comm.recvArrayStatus(buf, length, kind, source, tag, status);
+    return true;
+  }
+
+  /**
+   * The element kind (TypeKind ordinal) of a direct buffer in native order that the fast path
+   * takes; -1 sends it down the general path (which also makes the error messages).
+   */
+  private static int fastKind(Buffer b) {
+    if (!b.isDirect()) return -1;
+    if (b instanceof ByteBuffer) return BYTE;
+    if (b instanceof DoubleBuffer) return ((DoubleBuffer) b).order() == NATIVE ? FLOAT64 : -1;
+    if (b instanceof IntBuffer) return ((IntBuffer) b).order() == NATIVE ? INT32 : -1;
+    if (b instanceof LongBuffer) return ((LongBuffer) b).order() == NATIVE ? INT64 : -1;
+    if (b instanceof FloatBuffer) return ((FloatBuffer) b).order() == NATIVE ? FLOAT32 : -1;
+    return -1;
+  }
+
+  private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
+  private static final int BYTE = TypeKind.BYTE.swigValue();
+  private static final int INT8 = TypeKind.INT8.swigValue();
+  private static final int INT32 = TypeKind.INT32.swigValue();
+  private static final int INT64 = TypeKind.INT64.swigValue();
+  private static final int FLOAT32 = TypeKind.FLOAT32.swigValue();
+  private static final int FLOAT64 = TypeKind.FLOAT64.swigValue();
+}

@@ -10,7 +10,7 @@ namespace OompiBench
     /// <summary>
     /// C# ping-pong between ranks 0 and 1, one invocation per round (GROUP csharp_pingpong; the
     /// raw C peer is bench_pingpong --bench-name=csharp_pingpong --systems=raw_c). Systems:
-    /// byte[] through the binding, a Span (fixed, pointer buffer), Isend/Irecv + Wait, and a
+    /// byte[] through the binding, Span<byte> overloads (fixed), Isend/Irecv + Wait, and a
     /// direct P/Invoke of MPI_Send/MPI_Recv (Open MPI symbols) that prices the bare downcall.
     /// </summary>
     public static unsafe class PingPong
@@ -21,14 +21,10 @@ namespace OompiBench
         {
             ("csharp_array", "C# byte[] (Send/Recv)", (c, p, b, first) =>
                 { if (first) { c.Send(b, p, 0); c.Recv(b, p, 0); } else { c.Recv(b, p, 0); c.Send(b, p, 0); } }),
-            ("csharp_span", "C# Span<byte> (fixed + pointer)", (c, p, b, first) =>
+            ("csharp_span", "C# Span<byte> (Send/Recv overloads, fixed)", (c, p, b, first) =>
             {
                 Span<byte> s = b;
-                fixed (byte* ptr = s)
-                {
-                    var buf = Oompi.Buffer.Of(ptr, s.Length);
-                    if (first) { c.Send(buf, p, 0); c.Recv(buf, p, 0); } else { c.Recv(buf, p, 0); c.Send(buf, p, 0); }
-                }
+                if (first) { c.Send<byte>(s, p, 0); c.Recv(s, p, 0); } else { c.Recv(s, p, 0); c.Send<byte>(s, p, 0); }
             }),
             ("csharp_nonblocking", "C# Isend/Irecv + Wait", (c, p, b, first) =>
             {

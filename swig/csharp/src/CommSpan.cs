@@ -1,0 +1,38 @@
+using System;
+
+namespace Oompi
+{
+    /// <summary>
+    /// Span overloads of the blocking point-to-point calls: the span is pinned with <c>fixed</c>
+    /// for the duration of the call (a span cannot outlive its stack frame, so there are no
+    /// nonblocking span overloads; use an array or native memory there).
+    /// </summary>
+    public unsafe partial class Comm
+    {
+        public void Send<T>(ReadOnlySpan<T> buf, int dest, int tag = 0) where T : unmanaged
+        {
+            fixed (T* p = buf) Send(Buffer.Of(p, buf.Length), dest, tag);
+        }
+
+        public void Send<T>(Span<T> buf, int dest, int tag = 0) where T : unmanaged =>
+            Send((ReadOnlySpan<T>)buf, dest, tag);
+
+        public Status Recv<T>(Span<T> buf) where T : unmanaged => Recv(buf, Mpi.AnySource, Mpi.AnyTag);
+
+        public Status Recv<T>(Span<T> buf, int source) where T : unmanaged => Recv(buf, source, Mpi.AnyTag);
+
+        public Status Recv<T>(Span<T> buf, int source, int tag) where T : unmanaged
+        {
+            fixed (T* p = buf) return Recv(Buffer.Of(p, buf.Length), source, tag);
+        }
+
+        public Status Sendrecv<T>(ReadOnlySpan<T> sendbuf, int dest, int sendtag, Span<T> recvbuf,
+                                  int source, int recvtag) where T : unmanaged
+        {
+            fixed (T* s = sendbuf)
+            fixed (T* r = recvbuf)
+                return Sendrecv(Buffer.Of(s, sendbuf.Length), dest, sendtag,
+                                Buffer.Of(r, recvbuf.Length), source, recvtag);
+        }
+    }
+}

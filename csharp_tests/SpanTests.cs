@@ -59,6 +59,13 @@ namespace Oompi.Tests
         }
 
         [Fact]
+        public void NullArrayIsNotAnEmptySpan()
+        {
+            Assert.Throws<ArgumentNullException>(() => world.Send((int[])null, Next, 0));
+            Assert.Throws<ArgumentNullException>(() => world.Recv((double[])null, Prev, 0));
+        }
+
+        [Fact]
         public void BadRankThroughSpanOverload()
         {
             var a = new int[1];

@@ -9,6 +9,21 @@ namespace Oompi
     /// </summary>
     public unsafe partial class Comm
     {
+        // Array overloads: with C# 14's first-class spans an array would otherwise bind to the
+        // span overloads below, and a null array would silently become an empty span. These
+        // are a better match for arrays and keep ArgumentNullException for null.
+        public void Send<T>(T[] buf, int dest, int tag = 0) where T : unmanaged => Send(Buffer.Of(buf), dest, tag);
+
+        public Status Recv<T>(T[] buf) where T : unmanaged => Recv(Buffer.Of(buf));
+
+        public Status Recv<T>(T[] buf, int source) where T : unmanaged => Recv(Buffer.Of(buf), source);
+
+        public Status Recv<T>(T[] buf, int source, int tag) where T : unmanaged => Recv(Buffer.Of(buf), source, tag);
+
+        public Status Sendrecv<T>(T[] sendbuf, int dest, int sendtag, T[] recvbuf, int source, int recvtag)
+            where T : unmanaged =>
+            Sendrecv(Buffer.Of(sendbuf), dest, sendtag, Buffer.Of(recvbuf), source, recvtag);
+
         public void Send<T>(ReadOnlySpan<T> buf, int dest, int tag = 0) where T : unmanaged
         {
             fixed (T* p = buf) Send(Buffer.Of(p, buf.Length), dest, tag);

@@ -1,8 +1,12 @@
 #include <oompi/rt/datatype.hpp>
 
+#include <oompi/rt/buffer.hpp>
+
 #include "detail/reclaim.hpp"
 
+#include <algorithm>
 #include <climits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -33,6 +37,46 @@ datatype datatype::of(type_kind kind) {
   auto s = std::make_shared<state>();
   s->handle = detail::builtin_type(kind);
   return datatype(std::move(s));
+}
+
+datatype datatype::value_index(type_kind value) {
+  switch (value) {
+    case type_kind::float32: return borrow(MPI_FLOAT_INT);
+    case type_kind::float64: return borrow(MPI_DOUBLE_INT);
+    case type_kind::int16: return borrow(MPI_SHORT_INT);
+    case type_kind::int32: return borrow(MPI_2INT);
+    case type_kind::int64:
+      static_assert(sizeof(long) == 8, "MPI_LONG_INT stands for int64 + int on LP64 only");
+      return borrow(MPI_LONG_INT);
+    default:
+      throw std::invalid_argument("datatype.value_index: MPI has value-index pairs for float32, "
+                                  "float64, int16, int32 and int64 values only");
+  }
+}
+
+void retype(buffer& b, const datatype& type, std::int64_t count, const char* what) {
+  const MPI_Datatype t = type.native(what);
+  if (count < 0)
+    throw std::invalid_argument(std::string(what) + ": negative count " + std::to_string(count));
+  const std::int64_t bytes = b.count * b.extent;
+  const std::int64_t ext = type.extent();
+  std::int64_t lo = 0, hi = 0;  // bytes touched, relative to b.data: [lo, hi)
+  if (count > 0) {
+    std::int64_t step = 0;
+    if (__builtin_mul_overflow(count - 1, ext, &step))
+      throw std::out_of_range(std::string(what) + ": " + std::to_string(count) +
+                              " elements of this datatype overflow the address space");
+    lo = type.true_lb() + std::min<std::int64_t>(0, step);
+    hi = type.true_lb() + type.true_extent() + std::max<std::int64_t>(0, step);
+  }
+  if (lo < 0 || hi > bytes)
+    throw std::out_of_range(std::string(what) + ": " + std::to_string(count) +
+                            " elements of this datatype span bytes [" + std::to_string(lo) + ", " +
+                            std::to_string(hi) + "), outside the buffer's " +
+                            std::to_string(bytes) + " bytes");
+  b.type = t;
+  b.count = count;
+  b.extent = ext;
 }
 
 MPI_Datatype datatype::native(const char* what) const { return checked(st_, what)->handle; }

@@ -158,3 +158,51 @@ TEST_CASE("nonblocking allreduce and derived datatype queries") {
   CHECK(v.extent() == 4 * 4);
   v.close();
 }
+
+TEST_CASE("retype: derived and pair datatypes over a described buffer, bounds checked") {
+  comm w = comm::world();
+  const int r = w.rank(), n = w.size();
+  // The leading 3x3 block of a 5x5 matrix of doubles (seed 000, Fig. 8), bcast from rank 0.
+  std::vector<double> a(25, -1.0);
+  if (r == 0)
+    for (int i = 0; i < 25; ++i) a[i] = i;
+  datatype blk = datatype::vector(3, 3, 5, datatype::of(type_kind::float64));
+  buffer b(a.data(), 25, MPI_DOUBLE, sizeof(double));
+  retype(b, blk, 1, "test");
+  CHECK(b.count == 1);
+  w.bcast(b, 0);
+  for (int i = 0; i < 25; ++i)
+    CHECK(a[i] == ((i % 5 < 3 && i / 5 < 3) ? double(i) : (r == 0 ? double(i) : -1.0)));
+
+  // Out of bounds: one block spans 13 doubles (its extent), two span 26.
+  CHECK(blk.extent() == 13 * std::int64_t(sizeof(double)));
+  std::vector<double> big(26);
+  buffer small(big.data(), 12, MPI_DOUBLE, sizeof(double));
+  CHECK_THROWS_AS(retype(small, blk, 1, "test"), std::out_of_range);
+  buffer b2(big.data(), 25, MPI_DOUBLE, sizeof(double));
+  CHECK_THROWS_AS(retype(b2, blk, 2, "test"), std::out_of_range);
+  buffer b3(big.data(), 26, MPI_DOUBLE, sizeof(double));
+  CHECK_NOTHROW(retype(b3, blk, 2, "test"));
+  buffer b4(a.data(), 25, MPI_DOUBLE, sizeof(double));
+  CHECK_THROWS_AS(retype(b4, blk, -1, "test"), std::invalid_argument);
+  CHECK_NOTHROW(retype(b4, blk, 0, "test"));
+  datatype closed = datatype::vector(2, 1, 2, datatype::of(type_kind::int32));
+  closed.close();
+  CHECK_THROWS_AS(retype(b4, closed, 1, "test"), closed_error);
+
+  // MAXLOC over value-index pairs (seed 000, Fig. 11): rank k holds value (k * 7) % n.
+  struct di { double v; int i; };
+  di mine{double((r * 7) % n), r}, best{0, -1};
+  buffer in(&mine, sizeof mine, MPI_BYTE, 1), out(&best, sizeof best, MPI_BYTE, 1);
+  datatype pair = datatype::value_index(type_kind::float64);
+  CHECK(pair.extent() == std::int64_t(sizeof(di)));
+  retype(in, pair, 1, "test");
+  retype(out, pair, 1, "test");
+  w.allreduce(in, out, op::of(op_kind::maxloc));
+  int expect = 0;
+  for (int k = 1; k < n; ++k)
+    if ((k * 7) % n > (expect * 7) % n) expect = k;
+  CHECK(best.v == double((expect * 7) % n));
+  CHECK(best.i == expect);
+  CHECK_THROWS_AS(datatype::value_index(type_kind::uint8), std::invalid_argument);
+}

@@ -50,6 +50,11 @@ public:
                            const std::vector<int>& starts, const datatype& base);
   /// The same type with lower bound lb and extent `extent` bytes (MPI_Type_create_resized).
   static datatype resized(const datatype& base, std::int64_t lb, std::int64_t extent);
+  /// The predefined value-index pair for MAXLOC/MINLOC whose value is of kind `value`:
+  /// float32 -> MPI_FLOAT_INT, float64 -> MPI_DOUBLE_INT, int16 -> MPI_SHORT_INT,
+  /// int32 -> MPI_2INT, int64 -> MPI_LONG_INT (LP64). Records are {value; int index}, padded
+  /// as a C struct of the two.
+  static datatype value_index(type_kind value);
   /// A copy of a type (MPI_Type_dup), derived even when the original is predefined.
   datatype dup() const;
 
@@ -83,6 +88,17 @@ private:
   explicit datatype(std::shared_ptr<state> s) noexcept : st_(std::move(s)) {}
   std::shared_ptr<state> st_;
 };
+
+#ifndef SWIG
+struct buffer;
+/// Makes `b` -- memory a language typemap described with the element type it inferred --
+/// `count` elements of `type` instead (a derived type, a pair type, or another builtin), for
+/// the explicit-datatype forms of the bindings (Java Buffers.typed, C# Buffer.Of(array, count,
+/// type), Python [buf, count, type]). Throws std::out_of_range when the elements would reach
+/// outside the memory (no MPI call ever reads or writes past it), std::invalid_argument for a
+/// negative count, closed_error for a closed type.
+void retype(buffer& b, const datatype& type, std::int64_t count, const char* what);
+#endif
 
 }  // namespace oompi::rt
 

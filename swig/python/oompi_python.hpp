@@ -123,6 +123,57 @@ inline bool describe(const Py_buffer& view, rt::buffer& b) {
   return true;
 }
 
+void translate();
+
+/// mpi4py's message specs: `[buf, datatype]` or `[buf, count, datatype]` (list or tuple) give
+/// the buffer an explicit datatype (derived, a MAXLOC pair, or another builtin); without a
+/// count, as many whole elements of the datatype as fit in the buffer. 1: a spec (`buf` set),
+/// 0: not a spec, -1: a bad spec (exception set).
+inline int message_spec(PyObject* obj, PyObject*& buf, PyObject*& type, PyObject*& count) {
+  if (!PyList_Check(obj) && !PyTuple_Check(obj)) return 0;
+  PyObject* seq = PySequence_Fast(obj, "");
+  if (!seq) return -1;
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  PyObject** items = PySequence_Fast_ITEMS(seq);
+  Py_DECREF(seq);  // obj (the caller's argument) keeps the items alive
+  if (n != 2 && n != 3) {
+    PyErr_SetString(PyExc_TypeError,
+                    "oompi: a message spec is [buffer, datatype] or [buffer, count, datatype]");
+    return -1;
+  }
+  buf = items[0];
+  count = n == 3 ? items[1] : nullptr;
+  type = items[n - 1];
+  return 1;
+}
+
+/// Applies a spec's datatype and count to b (described from the spec's buffer).
+inline bool apply_spec(PyObject* type, PyObject* count, rt::buffer& b) {
+  static swig_type_info* dt = SWIG_TypeQuery("oompi::rt::datatype *");
+  void* p = nullptr;
+  if (!SWIG_IsOK(SWIG_ConvertPtr(type, &p, dt, 0)) || !p) {
+    PyErr_Format(PyExc_TypeError, "oompi: the datatype of a message spec must be an "
+                 "oompi.Datatype, not '%.200s'", Py_TYPE(type)->tp_name);
+    return false;
+  }
+  const auto& t = *static_cast<rt::datatype*>(p);
+  try {
+    std::int64_t n;
+    if (count) {
+      n = PyLong_AsLongLong(count);
+      if (n == -1 && PyErr_Occurred()) return false;
+    } else {
+      const std::int64_t ext = t.extent();
+      n = ext > 0 ? b.count * b.extent / ext : 0;
+    }
+    rt::retype(b, t, n, "oompi: message spec");
+    return true;
+  } catch (...) {
+    translate();
+    return false;
+  }
+}
+
 /// A Py_buffer held for the duration of one blocking call (a typemap local).
 struct view_guard {
   Py_buffer view;
@@ -134,9 +185,12 @@ struct view_guard {
     if (held) PyBuffer_Release(&view);  // the wrapper holds the GIL again here
   }
   bool get(PyObject* obj, bool writable, rt::buffer& b) {
+    PyObject *type = nullptr, *count = nullptr;
+    const int spec = message_spec(obj, obj, type, count);
+    if (spec < 0) return false;
     if (!get_view(obj, writable, view)) return false;
     held = true;
-    return describe(view, b);
+    return describe(view, b) && (!spec || apply_spec(type, count, b));
   }
 };
 
@@ -152,12 +206,16 @@ struct held_view final : rt::keep_alive {
 };
 
 inline bool get_async(PyObject* obj, bool writable, rt::async_buffer& b) {
+  PyObject *type = nullptr, *count = nullptr;
+  const int spec = message_spec(obj, obj, type, count);
+  if (spec < 0) return false;
   auto keep = std::make_unique<held_view>();
   if (!get_view(obj, writable, keep->view)) {
     keep.reset();  // nothing held: the destructor must not release
     return false;
   }
-  if (!describe(keep->view, b)) return false;  // keep's destructor releases the view
+  if (!describe(keep->view, b) || (spec && !apply_spec(type, count, b)))
+    return false;  // keep's destructor releases the view
   b.keep = std::move(keep);
   return true;
 }
@@ -258,8 +316,6 @@ bool int_vector(PyObject* o, std::vector<T>& v, const char* what) {
   Py_DECREF(seq);
   return true;
 }
-
-void translate();
 
 /// An mpi4py.MPI.Comm (anything with py2f()) as a facade communicator that does not own it.
 /// False with a Python exception set otherwise.

@@ -196,6 +196,13 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::datatype, (isNull() || !isBuiltin()),
   public static final Datatype FLOAT = of(TypeKind.FLOAT32);
   public static final Datatype DOUBLE = of(TypeKind.FLOAT64);
   public static final Datatype BOOLEAN = of(TypeKind.BOOLEAN);
+  /** Value-index pairs for MAXLOC/MINLOC, as C lays out {value; int index} (use them over a
+   *  ByteBuffer with Buffers.typed). */
+  public static final Datatype SHORT_INT = valueIndex(TypeKind.INT16);
+  public static final Datatype INT2 = valueIndex(TypeKind.INT32);
+  public static final Datatype LONG_INT = valueIndex(TypeKind.INT64);
+  public static final Datatype FLOAT_INT = valueIndex(TypeKind.FLOAT32);
+  public static final Datatype DOUBLE_INT = valueIndex(TypeKind.FLOAT64);
 )
 
 // The Op keeps its Java function reachable (BINDINGS trap 1: a collected director would be

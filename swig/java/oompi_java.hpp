@@ -77,7 +77,9 @@ struct pin {
     env = e;
     if (g_copy_arrays.load(std::memory_order_relaxed)) {
       try {
-        copy.resize(static_cast<std::size_t>(b.count * b.extent) + 1);
+        // The whole array (region() copies all of it), whatever datatype b has.
+        copy.resize(static_cast<std::size_t>(env->GetArrayLength(array)) *
+                        static_cast<std::size_t>(rt::detail::builtin_size(kind)) + 1);
       } catch (...) {
         throw_java(env, "java/lang/OutOfMemoryError", "oompi: no memory to copy the array");
         return false;
@@ -163,6 +165,7 @@ struct class_info {
   bool direct = false;
   bool swapped = false;  // not in native byte order
   bool read_only = false;
+  bool is_typed = false;  // org.oompi.TypedBuffer: another buffer with an explicit datatype
 };
 
 class class_cache {
@@ -192,6 +195,20 @@ public:
       add(ci);
     }
     env->DeleteLocalRef(buf);
+    jclass tb = env->FindClass("org/oompi/TypedBuffer");
+    if (tb) {
+      typed_buffer = env->GetFieldID(tb, "buffer", "Ljava/lang/Object;");
+      typed_count = env->GetFieldID(tb, "count", "J");
+      typed_type = env->GetFieldID(tb, "type", "Lorg/oompi/Datatype;");
+      jclass dt = env->FindClass("org/oompi/Datatype");
+      datatype_ptr = env->GetFieldID(dt, "swigCPtr", "J");  // 0 once closed
+      env->DeleteLocalRef(dt);
+      class_info ci;
+      ci.cls = static_cast<jclass>(env->NewGlobalRef(tb));
+      ci.is_typed = true;
+      add(ci);
+      env->DeleteLocalRef(tb);
+    }
   }
 
   /// The info of obj's class, or nullptr with a Java exception pending. A buffer argument is
@@ -230,6 +247,8 @@ public:
   JavaVM* vm = nullptr;
   jclass buffer_cls = nullptr;
   jfieldID position = nullptr, limit = nullptr;
+  jfieldID typed_buffer = nullptr, typed_count = nullptr, typed_type = nullptr;
+  jfieldID datatype_ptr = nullptr;
 
 private:
   static constexpr int capacity = 64;
@@ -326,6 +345,9 @@ inline class_cache& classes(JNIEnv* env) {
   return *c;
 }
 
+inline bool describe_typed(JNIEnv* env, jobject obj, bool writable, bool async, rt::buffer& b,
+                           pin& p);
+
 /// Describes a Java buffer object. For an array, `p` records it and the check typemap pins
 /// it. False with a Java exception pending.
 inline bool describe(JNIEnv* env, jobject obj, bool writable, bool async, rt::buffer& b, pin& p) {
@@ -336,6 +358,7 @@ inline bool describe(JNIEnv* env, jobject obj, bool writable, bool async, rt::bu
   class_cache& cc = classes(env);
   const class_info* ci = cc.lookup(env, obj);
   if (!ci) return false;
+  if (ci->is_typed) return describe_typed(env, obj, writable, async, b, p);
   b.type = rt::detail::builtin_type(ci->kind);
   b.extent = rt::detail::builtin_size(ci->kind);
   if (ci->is_array) {
@@ -377,6 +400,38 @@ inline bool describe(JNIEnv* env, jobject obj, bool writable, bool async, rt::bu
   b.data = base + static_cast<std::int64_t>(pos) * b.extent;
   b.count = lim - pos;
   return true;
+}
+
+inline void translate(JNIEnv* env) noexcept;
+
+/// A TypedBuffer: its buffer described as usual, then seen as `count` elements of its datatype
+/// (bounds checked by rt::retype). Its constructor refuses a TypedBuffer inside a TypedBuffer.
+inline bool describe_typed(JNIEnv* env, jobject obj, bool writable, bool async, rt::buffer& b,
+                           pin& p) {
+  class_cache& cc = classes(env);
+  jobject inner = env->GetObjectField(obj, cc.typed_buffer);
+  const jlong count = env->GetLongField(obj, cc.typed_count);
+  jobject t = env->GetObjectField(obj, cc.typed_type);
+  const auto* type = reinterpret_cast<const rt::datatype*>(env->GetLongField(t, cc.datatype_ptr));
+  env->DeleteLocalRef(t);
+  // `inner` stays a live local reference: the pin holds it until the call returns.
+  if (!describe(env, inner, writable, async, b, p)) return false;
+  if (!type) {
+    throw_java(env, "java/lang/IllegalStateException", "oompi: typed buffer: the datatype is closed");
+    return false;
+  }
+  try {
+    std::int64_t n = count;
+    if (n < 0) {  // as many whole elements as fit
+      const std::int64_t ext = type->extent();
+      n = ext > 0 ? b.count * b.extent / ext : 0;
+    }
+    rt::retype(b, *type, n, "oompi: typed buffer");
+    return true;
+  } catch (...) {
+    translate(env);
+    return false;
+  }
 }
 
 /// Keeps a direct buffer reachable (so its memory is not freed) until the request completes.

@@ -45,4 +45,19 @@ public final class Buffers {
   public static CharBuffer newCharBuffer(int n) {
     return newByteBuffer(Math.multiplyExact(n, Character.BYTES)).asCharBuffer();
   }
+
+  /**
+   * {@code buf} (a primitive array or a direct buffer) as {@code count} elements of
+   * {@code type}, for any call that takes a buffer: {@code comm.send(Buffers.typed(a, 1, blk),
+   * 1, 0)}. The elements must lie inside the buffer (checked at the call).
+   */
+  public static TypedBuffer typed(Object buf, long count, Datatype type) {
+    if (count < 0) throw new IllegalArgumentException("oompi: negative count " + count);
+    return new TypedBuffer(buf, count, type);
+  }
+
+  /** {@code buf} as as many whole elements of {@code type} as fit in it. */
+  public static TypedBuffer typed(Object buf, Datatype type) {
+    return new TypedBuffer(buf, -1, type);
+  }
 }

@@ -42,11 +42,11 @@
 %typemap(csin, pre="    fixed (byte* swig_ptr_$csinput = $csinput) {", terminator="    }")
     const oompi::rt::buffer&, oompi::rt::buffer& "$csinput.Describe(swig_ptr_$csinput)"
 %typemap(in) const oompi::rt::buffer& (oompi::rt::buffer tmp) %{
-  oompi::csharp::describe($input, tmp);
+  if (!oompi::csharp::describe($input, tmp)) return $null;
   $1 = &tmp;
 %}
 %typemap(in) oompi::rt::buffer& (oompi::rt::buffer tmp) %{
-  oompi::csharp::describe($input, tmp);
+  if (!oompi::csharp::describe($input, tmp)) return $null;
   $1 = &tmp;
 %}
 
@@ -56,11 +56,11 @@
 %typemap(cstype) const oompi::rt::async_buffer&, oompi::rt::async_buffer& "Buffer"
 %typemap(csin) const oompi::rt::async_buffer&, oompi::rt::async_buffer& "$csinput.PinForRequest()"
 %typemap(in) const oompi::rt::async_buffer& (oompi::rt::async_buffer tmp) %{
-  oompi::csharp::describe_async($input, tmp);
+  if (!oompi::csharp::describe_async($input, tmp)) return $null;
   $1 = &tmp;
 %}
 %typemap(in) oompi::rt::async_buffer& (oompi::rt::async_buffer tmp) %{
-  oompi::csharp::describe_async($input, tmp);
+  if (!oompi::csharp::describe_async($input, tmp)) return $null;
   $1 = &tmp;
 %}
 
@@ -137,6 +137,12 @@ OOMPI_CS_DISPOSABLE(oompi::rt::datatype, (IsNull() || !IsBuiltin()))
   public static readonly Datatype Float = Of(TypeKind.Float32);
   public static readonly Datatype Double = Of(TypeKind.Float64);
   public static readonly Datatype Bool = Of(TypeKind.Boolean);
+  /// <summary>Value-index pairs for MaxLoc/MinLoc: a struct { T value; int index; } as C lays it out.</summary>
+  public static readonly Datatype ShortInt = ValueIndex(TypeKind.Int16);
+  public static readonly Datatype Int2 = ValueIndex(TypeKind.Int32);
+  public static readonly Datatype LongInt = ValueIndex(TypeKind.Int64);
+  public static readonly Datatype FloatInt = ValueIndex(TypeKind.Float32);
+  public static readonly Datatype DoubleInt = ValueIndex(TypeKind.Float64);
 %}
 %typemap(cscode) oompi::rt::op %{
   public static readonly Op Sum = Of(OpKind.Sum);

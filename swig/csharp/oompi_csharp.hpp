@@ -21,8 +21,10 @@ struct oompi_cs_buffer {
   void* data;
   std::int64_t count;
   std::int32_t kind;
-  void* type;            // reserved: a derived oompi::rt::datatype* (null: use kind)
+  void* type;            // an explicit oompi::rt::datatype* when has_type (null: disposed)
   std::intptr_t handle;  // GCHandle of a pinned array (nonblocking calls), or 0
+  std::int64_t type_count;  // elements of type; -1: as many whole ones as fit
+  std::int32_t has_type;
 };
 /// What C# gets for a status (Oompi.StatusData); valid == 0 stands for "no status" (null).
 struct oompi_cs_status {
@@ -57,8 +59,11 @@ inline void raise(int kind, const char* message, int error_class = 0, int error_
   if (g_raise) g_raise(kind, message, error_class, error_code, routine);
 }
 
-/// Fills b from a C# BufferDesc; never throws (it runs outside the %exception try block).
-inline void describe(const oompi_cs_buffer& d, rt::buffer& b) noexcept {
+inline void translate() noexcept;
+
+/// Fills b from a C# BufferDesc, then applies its explicit datatype (bounds checked). False
+/// with a pending C# exception (it runs outside the %exception try block).
+inline bool describe(const oompi_cs_buffer& d, rt::buffer& b) noexcept {
   b.data = d.data;
   b.count = d.count;
   if (rt::detail::valid_kind(d.kind)) {
@@ -68,6 +73,24 @@ inline void describe(const oompi_cs_buffer& d, rt::buffer& b) noexcept {
   } else {
     b.type = MPI_DATATYPE_NULL;  // rejected by the facade with std::invalid_argument
     b.extent = 0;
+  }
+  if (!d.has_type) return true;
+  if (!d.type) {
+    raise(closed, "oompi: the buffer's datatype is disposed");
+    return false;
+  }
+  try {
+    const auto& t = *static_cast<const rt::datatype*>(d.type);
+    std::int64_t n = d.type_count;
+    if (n < 0) {  // as many whole elements as fit
+      const std::int64_t ext = t.extent();
+      n = ext > 0 ? b.count * b.extent / ext : 0;
+    }
+    rt::retype(b, t, n, "oompi: typed buffer");
+    return true;
+  } catch (...) {
+    translate();
+    return false;
   }
 }
 
@@ -80,15 +103,18 @@ struct gchandle_keep final : rt::keep_alive {
   }
 };
 
-inline void describe_async(const oompi_cs_buffer& d, rt::async_buffer& b) noexcept {
-  describe(d, b);
+/// As describe; the pinned handle goes to b.keep first, so it is freed on every path.
+inline bool describe_async(const oompi_cs_buffer& d, rt::async_buffer& b) noexcept {
   if (d.handle) {
     try {
       b.keep.reset(new gchandle_keep(d.handle));
     } catch (...) {
       if (g_free_handle) g_free_handle(d.handle);
+      raise(memory, "oompi: out of native memory");
+      return false;
     }
   }
+  return describe(d, b);
 }
 
 inline oompi_cs_status to_cs(const rt::status* s) noexcept {

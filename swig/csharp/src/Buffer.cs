@@ -11,8 +11,10 @@ namespace Oompi
         public IntPtr Data;
         public long Count;
         public int Kind;
-        public IntPtr Type;    // reserved for derived datatypes
+        public IntPtr Type;    // an explicit datatype (oompi::rt::datatype*), when HasType
         public IntPtr Handle;  // pinned GCHandle owned by a request (nonblocking calls)
+        public long TypeCount; // elements of Type; -1: as many whole ones as fit
+        public int HasType;    // 1: Type and TypeCount apply (Type is null once disposed)
     }
 
     /// <summary>
@@ -28,19 +30,60 @@ namespace Oompi
         private readonly Array array;
         private readonly long byteOffset;
         private readonly IntPtr address;
+        private readonly Datatype type;   // explicit datatype, or null
+        private readonly long typeCount;
 
         /// <summary>Number of elements.</summary>
         public long Count { get; }
         /// <summary>Element type.</summary>
         public TypeKind Kind { get; }
 
-        private Buffer(Array array, long byteOffset, IntPtr address, long count, TypeKind kind)
+        private Buffer(Array array, long byteOffset, IntPtr address, long count, TypeKind kind,
+                       Datatype type = null, long typeCount = 0)
         {
             this.array = array;
             this.byteOffset = byteOffset;
             this.address = address;
             Count = count;
             Kind = kind;
+            this.type = type;
+            this.typeCount = typeCount;
+        }
+
+        /// <summary>The explicit datatype (null: the element type's own).</summary>
+        public Datatype Datatype => type;
+
+        /// <summary>
+        /// This memory as <paramref name="count"/> elements of <paramref name="datatype"/> (a
+        /// derived type, a MAXLOC pair such as <c>Datatype.DoubleInt</c>); -1: as many whole
+        /// elements as fit. The elements must lie inside the memory (checked at the call, before
+        /// MPI sees it: ArgumentOutOfRangeException).
+        /// </summary>
+        public Buffer WithType(Datatype datatype, long count = -1)
+        {
+            if (datatype is null) throw new ArgumentNullException(nameof(datatype));
+            if (count < -1) throw new ArgumentOutOfRangeException(nameof(count), $"oompi: negative count {count}");
+            return new Buffer(array, byteOffset, address, Count, Kind, datatype, count);
+        }
+
+        /// <summary><paramref name="count"/> elements of <paramref name="datatype"/> over an array.</summary>
+        public static Buffer Of<T>(T[] array, long count, Datatype datatype) where T : unmanaged =>
+            Of(array).WithType(datatype, count);
+
+        // An array or native memory of T: a primitive T is its own kind; a struct T is bytes seen
+        // as elements of its struct datatype (StructDatatype: built by reflection once per type).
+        private static unsafe Buffer Make<T>(Array array, long byteOffset, IntPtr address, long count)
+            where T : unmanaged
+        {
+            if (Primitive<T>.Kind is TypeKind kind)
+                return new Buffer(array, byteOffset, address, count, kind);
+            return new Buffer(array, byteOffset, address, count * sizeof(T), TypeKind.Uint8,
+                              StructDatatype.Of<T>(), count);
+        }
+
+        private static class Primitive<T> where T : unmanaged
+        {
+            internal static readonly TypeKind? Kind = KindOrNull(typeof(T));
         }
 
         private static Buffer Whole(Array a, TypeKind kind)
@@ -62,26 +105,36 @@ namespace Oompi
         public static implicit operator Buffer(char[] a) => Whole(a, TypeKind.Uint16);
         public static implicit operator Buffer(bool[] a) => Whole(a, TypeKind.Boolean);
 
-        /// <summary>The element kind of a primitive type T.</summary>
-        public static TypeKind KindOf<T>() where T : unmanaged
+        /// <summary>The element kind of a primitive type (enums: their underlying type), or null.</summary>
+        internal static TypeKind? KindOrNull(Type t)
         {
-            if (typeof(T) == typeof(double)) return TypeKind.Float64;
-            if (typeof(T) == typeof(float)) return TypeKind.Float32;
-            if (typeof(T) == typeof(int)) return TypeKind.Int32;
-            if (typeof(T) == typeof(uint)) return TypeKind.Uint32;
-            if (typeof(T) == typeof(long)) return TypeKind.Int64;
-            if (typeof(T) == typeof(ulong)) return TypeKind.Uint64;
-            if (typeof(T) == typeof(short)) return TypeKind.Int16;
-            if (typeof(T) == typeof(ushort)) return TypeKind.Uint16;
-            if (typeof(T) == typeof(byte)) return TypeKind.Uint8;
-            if (typeof(T) == typeof(sbyte)) return TypeKind.Int8;
-            if (typeof(T) == typeof(char)) return TypeKind.Uint16;
-            if (typeof(T) == typeof(bool)) return TypeKind.Boolean;
-            throw new ArgumentException($"oompi: {typeof(T)} has no MPI datatype (yet): use a primitive type");
+            if (t.IsEnum) t = Enum.GetUnderlyingType(t);
+            if (t == typeof(double)) return TypeKind.Float64;
+            if (t == typeof(float)) return TypeKind.Float32;
+            if (t == typeof(int)) return TypeKind.Int32;
+            if (t == typeof(uint)) return TypeKind.Uint32;
+            if (t == typeof(long)) return TypeKind.Int64;
+            if (t == typeof(ulong)) return TypeKind.Uint64;
+            if (t == typeof(short)) return TypeKind.Int16;
+            if (t == typeof(ushort)) return TypeKind.Uint16;
+            if (t == typeof(byte)) return TypeKind.Uint8;
+            if (t == typeof(sbyte)) return TypeKind.Int8;
+            if (t == typeof(char)) return TypeKind.Uint16;
+            if (t == typeof(bool)) return TypeKind.Boolean;
+            return null;
         }
 
-        /// <summary>The whole array.</summary>
-        public static Buffer Of<T>(T[] array) where T : unmanaged => Whole(array, KindOf<T>());
+        /// <summary>The element kind of a primitive type T.</summary>
+        public static TypeKind KindOf<T>() where T : unmanaged =>
+            Primitive<T>.Kind ?? throw new ArgumentException(
+                $"oompi: {typeof(T)} is not a primitive type (a struct's datatype is StructDatatype.Of<T>())");
+
+        /// <summary>The whole array (of a primitive type, or of a struct: see StructDatatype).</summary>
+        public static Buffer Of<T>(T[] array) where T : unmanaged
+        {
+            if (array is null) throw new ArgumentNullException("buffer", "oompi: the buffer is null");
+            return Make<T>(array, 0, IntPtr.Zero, array.LongLength);
+        }
 
         /// <summary>Elements [offset, offset + count) of an array (bounds checked).</summary>
         public static unsafe Buffer Of<T>(T[] array, int offset, int count) where T : unmanaged
@@ -90,7 +143,7 @@ namespace Oompi
             if (offset < 0 || count < 0 || offset > array.Length || count > array.Length - offset)
                 throw new ArgumentOutOfRangeException(nameof(offset),
                     $"oompi: offset {offset} and count {count} do not fit in an array of {array.Length} elements");
-            return new Buffer(array, (long)offset * sizeof(T), IntPtr.Zero, count, KindOf<T>());
+            return Make<T>(array, (long)offset * sizeof(T), IntPtr.Zero, count);
         }
 
         /// <summary>
@@ -100,7 +153,7 @@ namespace Oompi
         public static unsafe Buffer Of<T>(T* pointer, long count) where T : unmanaged
         {
             if (count < 0) throw new ArgumentOutOfRangeException(nameof(count), "oompi: negative count");
-            return new Buffer(null, 0, (IntPtr)pointer, count, KindOf<T>());
+            return Make<T>(null, 0, (IntPtr)pointer, count);
         }
 
         /// <summary>For <c>fixed</c>: the array's first byte (a null reference for native memory).</summary>
@@ -108,12 +161,21 @@ namespace Oompi
             ref array is null ? ref Unsafe.NullRef<byte>() : ref MemoryMarshal.GetArrayDataReference(array);
 
         /// <summary>The descriptor of a buffer pinned at <paramref name="pinned"/> (blocking calls).</summary>
-        public unsafe BufferDesc Describe(byte* pinned) => new BufferDesc
+        public unsafe BufferDesc Describe(byte* pinned) => Typed(new BufferDesc
         {
             Data = pinned != null ? (IntPtr)(pinned + byteOffset) : address,
             Count = Count,
             Kind = (int)Kind,
-        };
+        });
+
+        private BufferDesc Typed(BufferDesc d)
+        {
+            if (type is null) return d;
+            d.Type = Datatype.getCPtr(type).Handle;  // null once disposed: refused natively
+            d.TypeCount = typeCount;
+            d.HasType = 1;
+            return d;
+        }
 
         /// <summary>
         /// Pins an array with a GCHandle that the native request takes over and frees when the
@@ -121,15 +183,15 @@ namespace Oompi
         /// </summary>
         public BufferDesc PinForRequest()
         {
-            if (array is null) return new BufferDesc { Data = address, Count = Count, Kind = (int)Kind };
+            if (array is null) return Typed(new BufferDesc { Data = address, Count = Count, Kind = (int)Kind });
             var handle = GCHandle.Alloc(array, GCHandleType.Pinned);
-            return new BufferDesc
+            return Typed(new BufferDesc
             {
                 Data = handle.AddrOfPinnedObject() + (nint)byteOffset,
                 Count = Count,
                 Kind = (int)Kind,
                 Handle = GCHandle.ToIntPtr(handle),
-            };
+            });
         }
     }
 }

@@ -61,7 +61,7 @@ namespace Oompi.Tests
         {
             int[] data = { -1, -1, 10 * Rank, 10 * Rank + 1, -1 };
             int[] into = { 5, 5, 5, 5, 5, 5 };
-            Status s = world.Sendrecv(Buffer.Of(data, 2, 2), Next, 4, Buffer.Of(into, 3, 2), Prev, 4);
+            Status s = world.Sendrecv(MpiBuffer.Of(data, 2, 2), Next, 4, MpiBuffer.Of(into, 3, 2), Prev, 4);
             Assert.Equal(new[] { 5, 5, 5, 10 * Prev, 10 * Prev + 1, 5 }, into);
             Assert.Equal(2, s.GetCount(Datatype.Int));
         }
@@ -73,7 +73,7 @@ namespace Oompi.Tests
             double* input = stackalloc double[2];
             output[0] = Rank;
             output[1] = Rank * 3.0;
-            world.Sendrecv(Buffer.Of(output, 2), Next, 5, Buffer.Of(input, 2), Prev, 5);
+            world.Sendrecv(MpiBuffer.Of(output, 2), Next, 5, MpiBuffer.Of(input, 2), Prev, 5);
             Assert.Equal(Prev, input[0]);
             Assert.Equal(Prev * 3.0, input[1]);
         }
@@ -100,7 +100,7 @@ namespace Oompi.Tests
             Request r = world.Irecv(new double[4096], Prev, 22);
             var junk = new object[1000];
             for (int i = 0; i < junk.Length; i++) junk[i] = new byte[1000];
-            Request s = world.Isend(Buffer.Of(new double[] { Rank, 1, 2, 3 }), Next, 22);
+            Request s = world.Isend(MpiBuffer.Of(new double[] { Rank, 1, 2, 3 }), Next, 22);
             GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
             GC.WaitForPendingFinalizers();
             Status st = r.Wait();
@@ -161,11 +161,11 @@ namespace Oompi.Tests
         public void BadInput()
         {
             var a = new int[4];
-            Assert.Throws<ArgumentOutOfRangeException>(() => Buffer.Of(a, 3, 2));
-            Assert.Throws<ArgumentOutOfRangeException>(() => Buffer.Of(a, -1, 1));
+            Assert.Throws<ArgumentOutOfRangeException>(() => MpiBuffer.Of(a, 3, 2));
+            Assert.Throws<ArgumentOutOfRangeException>(() => MpiBuffer.Of(a, -1, 1));
             Assert.Throws<ArgumentNullException>(() => world.Send((int[])null, Next, 0));
             Assert.Throws<ArgumentException>(() => world.Allreduce(new double[2], new double[3], Op.Sum));
-            Assert.Throws<ArgumentException>(() => Buffer.Of(new decimal[1]));
+            Assert.Throws<ArgumentException>(() => MpiBuffer.Of(new decimal[1]));
         }
 
         [Fact]

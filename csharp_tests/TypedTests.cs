@@ -33,7 +33,7 @@ namespace Oompi.Tests
         public IntPtr P;
     }
 
-    /// <summary>Explicit datatypes (Buffer.WithType), MAXLOC pairs, and struct datatypes by reflection.</summary>
+    /// <summary>Explicit datatypes (MpiBuffer.WithType), MAXLOC pairs, and struct datatypes by reflection.</summary>
     public class TypedTests
     {
         private readonly Comm world = Comm.World();
@@ -48,7 +48,7 @@ namespace Oompi.Tests
             var a = new double[25];
             for (int i = 0; i < 25; i++) a[i] = Rank == 0 ? i : -1;
             using (var blk = Datatype.Vector(3, 3, 5, Datatype.Double))
-                world.Bcast(Buffer.Of(a, 1, blk), 0);
+                world.Bcast(MpiBuffer.Of(a, 1, blk), 0);
             for (int i = 0; i < 25; i++)
                 Assert.Equal(Rank == 0 || (i % 5 < 3 && i / 5 < 3) ? i : -1.0, a[i]);
         }
@@ -90,8 +90,8 @@ namespace Oompi.Tests
 
             // Nonblocking: the request pins the arrays until it completes.
             var got = new Particle[2];
-            using (Request r = world.Irecv(Buffer.Of(got), Prev, 2))
-            using (Request w = world.Isend(Buffer.Of(output, 1, 2), Next, 2))
+            using (Request r = world.Irecv(MpiBuffer.Of(got), Prev, 2))
+            using (Request w = world.Isend(MpiBuffer.Of(output, 1, 2), Next, 2))
             {
                 GC.Collect();
                 r.Wait();
@@ -108,7 +108,7 @@ namespace Oompi.Tests
             var ain = new DoubleIndex[30];
             for (int k = 0; k < 30; k++) ain[k] = new DoubleIndex { Value = (Rank + 1) * (k + 3) % 7, Index = Rank };
             var aout = new DoubleIndex[30];
-            world.Allreduce(Buffer.Of(ain).WithType(Datatype.DoubleInt), Buffer.Of(aout).WithType(Datatype.DoubleInt, 30),
+            world.Allreduce(MpiBuffer.Of(ain).WithType(Datatype.DoubleInt), MpiBuffer.Of(aout).WithType(Datatype.DoubleInt, 30),
                             Op.MaxLoc);
             for (int k = 0; k < 30; k++)
             {
@@ -125,18 +125,18 @@ namespace Oompi.Tests
         {
             using (var blk = Datatype.Vector(3, 3, 5, Datatype.Double))  // spans 13 doubles
             {
-                Assert.Throws<ArgumentOutOfRangeException>(() => world.Bcast(Buffer.Of(new double[12], 1, blk), 0));
-                Assert.Throws<ArgumentOutOfRangeException>(() => world.Send(Buffer.Of(new double[25], 2, blk), Rank, 0));
-                Assert.Throws<ArgumentOutOfRangeException>(() => Buffer.Of(new double[25], -2, blk));
-                Assert.Throws<ArgumentNullException>(() => Buffer.Of(new double[25], 1, null));
+                Assert.Throws<ArgumentOutOfRangeException>(() => world.Bcast(MpiBuffer.Of(new double[12], 1, blk), 0));
+                Assert.Throws<ArgumentOutOfRangeException>(() => world.Send(MpiBuffer.Of(new double[25], 2, blk), Rank, 0));
+                Assert.Throws<ArgumentOutOfRangeException>(() => MpiBuffer.Of(new double[25], -2, blk));
+                Assert.Throws<ArgumentNullException>(() => MpiBuffer.Of(new double[25], 1, null));
                 // Nonblocking, refused before MPI: the pin is released (no leak, no hang).
-                Assert.Throws<ArgumentOutOfRangeException>(() => world.Irecv(Buffer.Of(new double[12], 1, blk), Rank, 0));
+                Assert.Throws<ArgumentOutOfRangeException>(() => world.Irecv(MpiBuffer.Of(new double[12], 1, blk), Rank, 0));
             }
             var closed = Datatype.Vector(2, 1, 2, Datatype.Int);
-            var typed = Buffer.Of(new int[4], 1, closed);
+            var typed = MpiBuffer.Of(new int[4], 1, closed);
             closed.Dispose();
             Assert.Throws<ObjectDisposedException>(() => world.Bcast(typed, 0));
-            Assert.Throws<ArgumentException>(() => Buffer.Of(new WithPointer[1]));
+            Assert.Throws<ArgumentException>(() => MpiBuffer.Of(new WithPointer[1]));
         }
     }
 }

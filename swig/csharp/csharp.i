@@ -26,7 +26,7 @@
 %rename(getitem) std::vector::getitem;
 %rename(getitemcopy) std::vector::getitemcopy;
 %rename(setitem) std::vector::setitem;
-// Offsets and counts live in the Buffer (Buffer.Of(array, offset, count)).
+// Offsets and counts live in the MpiBuffer (MpiBuffer.Of(array, offset, count)).
 %ignore oompi::rt::comm::send_part;
 %ignore oompi::rt::comm::recv_part;
 
@@ -38,7 +38,7 @@
 // Blocking: the array stays pinned (`fixed`) for the duration of the native call.
 %typemap(ctype) const oompi::rt::buffer&, oompi::rt::buffer& "oompi_cs_buffer"
 %typemap(imtype) const oompi::rt::buffer&, oompi::rt::buffer& "BufferDesc"
-%typemap(cstype) const oompi::rt::buffer&, oompi::rt::buffer& "Buffer"
+%typemap(cstype) const oompi::rt::buffer&, oompi::rt::buffer& "MpiBuffer"
 %typemap(csin, pre="    fixed (byte* swig_ptr_$csinput = $csinput) {", terminator="    }")
     const oompi::rt::buffer&, oompi::rt::buffer& "$csinput.Describe(swig_ptr_$csinput)"
 %typemap(in) const oompi::rt::buffer& (oompi::rt::buffer tmp) %{
@@ -53,7 +53,7 @@
 // Nonblocking: a pinned GCHandle goes to the request, which frees it on completion.
 %typemap(ctype) const oompi::rt::async_buffer&, oompi::rt::async_buffer& "oompi_cs_buffer"
 %typemap(imtype) const oompi::rt::async_buffer&, oompi::rt::async_buffer& "BufferDesc"
-%typemap(cstype) const oompi::rt::async_buffer&, oompi::rt::async_buffer& "Buffer"
+%typemap(cstype) const oompi::rt::async_buffer&, oompi::rt::async_buffer& "MpiBuffer"
 %typemap(csin) const oompi::rt::async_buffer&, oompi::rt::async_buffer& "$csinput.PinForRequest()"
 %typemap(in) const oompi::rt::async_buffer& (oompi::rt::async_buffer tmp) %{
   if (!oompi::csharp::describe_async($input, tmp)) return $null;

@@ -1,5 +1,5 @@
 // Support code compiled into the C# native library (liboompi_csharp.so): run-time buffers from
-// the managed Buffer struct, GCHandle keep-alives for nonblocking calls, exception translation.
+// the managed MpiBuffer struct, GCHandle keep-alives for nonblocking calls, exception translation.
 //
 // Blocking calls: the C# proxy pins the array with `fixed` for the duration of the P/Invoke and
 // passes a BufferDesc (address, count, kind). Nonblocking calls: the proxy allocates a pinned

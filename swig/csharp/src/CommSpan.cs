@@ -12,21 +12,21 @@ namespace Oompi
         // Array overloads: with C# 14's first-class spans an array would otherwise bind to the
         // span overloads below, and a null array would silently become an empty span. These
         // are a better match for arrays and keep ArgumentNullException for null.
-        public void Send<T>(T[] buf, int dest, int tag = 0) where T : unmanaged => Send(Buffer.Of(buf), dest, tag);
+        public void Send<T>(T[] buf, int dest, int tag = 0) where T : unmanaged => Send(MpiBuffer.Of(buf), dest, tag);
 
-        public Status Recv<T>(T[] buf) where T : unmanaged => Recv(Buffer.Of(buf));
+        public Status Recv<T>(T[] buf) where T : unmanaged => Recv(MpiBuffer.Of(buf));
 
-        public Status Recv<T>(T[] buf, int source) where T : unmanaged => Recv(Buffer.Of(buf), source);
+        public Status Recv<T>(T[] buf, int source) where T : unmanaged => Recv(MpiBuffer.Of(buf), source);
 
-        public Status Recv<T>(T[] buf, int source, int tag) where T : unmanaged => Recv(Buffer.Of(buf), source, tag);
+        public Status Recv<T>(T[] buf, int source, int tag) where T : unmanaged => Recv(MpiBuffer.Of(buf), source, tag);
 
         public Status Sendrecv<T>(T[] sendbuf, int dest, int sendtag, T[] recvbuf, int source, int recvtag)
             where T : unmanaged =>
-            Sendrecv(Buffer.Of(sendbuf), dest, sendtag, Buffer.Of(recvbuf), source, recvtag);
+            Sendrecv(MpiBuffer.Of(sendbuf), dest, sendtag, MpiBuffer.Of(recvbuf), source, recvtag);
 
         public void Send<T>(ReadOnlySpan<T> buf, int dest, int tag = 0) where T : unmanaged
         {
-            fixed (T* p = buf) Send(Buffer.Of(p, buf.Length), dest, tag);
+            fixed (T* p = buf) Send(MpiBuffer.Of(p, buf.Length), dest, tag);
         }
 
         public void Send<T>(Span<T> buf, int dest, int tag = 0) where T : unmanaged =>
@@ -38,7 +38,7 @@ namespace Oompi
 
         public Status Recv<T>(Span<T> buf, int source, int tag) where T : unmanaged
         {
-            fixed (T* p = buf) return Recv(Buffer.Of(p, buf.Length), source, tag);
+            fixed (T* p = buf) return Recv(MpiBuffer.Of(p, buf.Length), source, tag);
         }
 
         public Status Sendrecv<T>(ReadOnlySpan<T> sendbuf, int dest, int sendtag, Span<T> recvbuf,
@@ -46,8 +46,8 @@ namespace Oompi
         {
             fixed (T* s = sendbuf)
             fixed (T* r = recvbuf)
-                return Sendrecv(Buffer.Of(s, sendbuf.Length), dest, sendtag,
-                                Buffer.Of(r, recvbuf.Length), source, recvtag);
+                return Sendrecv(MpiBuffer.Of(s, sendbuf.Length), dest, sendtag,
+                                MpiBuffer.Of(r, recvbuf.Length), source, recvtag);
         }
     }
 }

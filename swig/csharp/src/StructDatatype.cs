@@ -12,7 +12,7 @@ namespace Oompi
     /// every instance field (public or not) at its real offset, primitive fields as their MPI
     /// types, enums as their underlying type, nested structs recursively, <c>fixed</c> buffers as
     /// arrays; resized to the struct's size, so arrays of T are arrays of the datatype.
-    /// <c>Buffer.Of(particles)</c> and <c>comm.Send(particles, ...)</c> use it by themselves.
+    /// <c>MpiBuffer.Of(particles)</c> and <c>comm.Send(particles, ...)</c> use it by themselves.
     /// The datatypes live until MPI is finalized.
     /// </summary>
     public static class StructDatatype
@@ -43,7 +43,7 @@ namespace Oompi
                 long offset = OffsetOf(t, f, sample);
                 var fixedBuffer = f.GetCustomAttribute<FixedBufferAttribute>();
                 Type ft = fixedBuffer?.ElementType ?? f.FieldType;
-                Datatype ftype = Buffer.KindOrNull(ft) is TypeKind k ? Datatype.Of(k)
+                Datatype ftype = MpiBuffer.KindOrNull(ft) is TypeKind k ? Datatype.Of(k)
                     : ft.IsValueType && !ft.IsPrimitive && !ft.IsPointer ? For(ft)
                     : throw new ArgumentException(
                         $"oompi: field {t.Name}.{f.Name} of type {ft} has no MPI datatype (use primitive, enum or struct fields)");

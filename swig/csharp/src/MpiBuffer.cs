@@ -25,7 +25,7 @@ namespace Oompi
     /// GCHandle that the request owns until the operation completes for nonblocking calls. No
     /// user ever pins by hand.
     /// </summary>
-    public readonly struct Buffer
+    public readonly struct MpiBuffer
     {
         private readonly Array array;
         private readonly long byteOffset;
@@ -38,7 +38,7 @@ namespace Oompi
         /// <summary>Element type.</summary>
         public TypeKind Kind { get; }
 
-        private Buffer(Array array, long byteOffset, IntPtr address, long count, TypeKind kind,
+        private MpiBuffer(Array array, long byteOffset, IntPtr address, long count, TypeKind kind,
                        Datatype type = null, long typeCount = 0)
         {
             this.array = array;
@@ -59,25 +59,25 @@ namespace Oompi
         /// elements as fit. The elements must lie inside the memory (checked at the call, before
         /// MPI sees it: ArgumentOutOfRangeException).
         /// </summary>
-        public Buffer WithType(Datatype datatype, long count = -1)
+        public MpiBuffer WithType(Datatype datatype, long count = -1)
         {
             if (datatype is null) throw new ArgumentNullException(nameof(datatype));
             if (count < -1) throw new ArgumentOutOfRangeException(nameof(count), $"oompi: negative count {count}");
-            return new Buffer(array, byteOffset, address, Count, Kind, datatype, count);
+            return new MpiBuffer(array, byteOffset, address, Count, Kind, datatype, count);
         }
 
         /// <summary><paramref name="count"/> elements of <paramref name="datatype"/> over an array.</summary>
-        public static Buffer Of<T>(T[] array, long count, Datatype datatype) where T : unmanaged =>
+        public static MpiBuffer Of<T>(T[] array, long count, Datatype datatype) where T : unmanaged =>
             Of(array).WithType(datatype, count);
 
         // An array or native memory of T: a primitive T is its own kind; a struct T is bytes seen
         // as elements of its struct datatype (StructDatatype: built by reflection once per type).
-        private static unsafe Buffer Make<T>(Array array, long byteOffset, IntPtr address, long count)
+        private static unsafe MpiBuffer Make<T>(Array array, long byteOffset, IntPtr address, long count)
             where T : unmanaged
         {
             if (Primitive<T>.Kind is TypeKind kind)
-                return new Buffer(array, byteOffset, address, count, kind);
-            return new Buffer(array, byteOffset, address, count * sizeof(T), TypeKind.Uint8,
+                return new MpiBuffer(array, byteOffset, address, count, kind);
+            return new MpiBuffer(array, byteOffset, address, count * sizeof(T), TypeKind.Uint8,
                               StructDatatype.Of<T>(), count);
         }
 
@@ -86,24 +86,24 @@ namespace Oompi
             internal static readonly TypeKind? Kind = KindOrNull(typeof(T));
         }
 
-        private static Buffer Whole(Array a, TypeKind kind)
+        private static MpiBuffer Whole(Array a, TypeKind kind)
         {
             if (a is null) throw new ArgumentNullException("buffer", "oompi: the buffer is null");
-            return new Buffer(a, 0, IntPtr.Zero, a.LongLength, kind);
+            return new MpiBuffer(a, 0, IntPtr.Zero, a.LongLength, kind);
         }
 
-        public static implicit operator Buffer(double[] a) => Whole(a, TypeKind.Float64);
-        public static implicit operator Buffer(float[] a) => Whole(a, TypeKind.Float32);
-        public static implicit operator Buffer(int[] a) => Whole(a, TypeKind.Int32);
-        public static implicit operator Buffer(uint[] a) => Whole(a, TypeKind.Uint32);
-        public static implicit operator Buffer(long[] a) => Whole(a, TypeKind.Int64);
-        public static implicit operator Buffer(ulong[] a) => Whole(a, TypeKind.Uint64);
-        public static implicit operator Buffer(short[] a) => Whole(a, TypeKind.Int16);
-        public static implicit operator Buffer(ushort[] a) => Whole(a, TypeKind.Uint16);
-        public static implicit operator Buffer(byte[] a) => Whole(a, TypeKind.Uint8);
-        public static implicit operator Buffer(sbyte[] a) => Whole(a, TypeKind.Int8);
-        public static implicit operator Buffer(char[] a) => Whole(a, TypeKind.Uint16);
-        public static implicit operator Buffer(bool[] a) => Whole(a, TypeKind.Boolean);
+        public static implicit operator MpiBuffer(double[] a) => Whole(a, TypeKind.Float64);
+        public static implicit operator MpiBuffer(float[] a) => Whole(a, TypeKind.Float32);
+        public static implicit operator MpiBuffer(int[] a) => Whole(a, TypeKind.Int32);
+        public static implicit operator MpiBuffer(uint[] a) => Whole(a, TypeKind.Uint32);
+        public static implicit operator MpiBuffer(long[] a) => Whole(a, TypeKind.Int64);
+        public static implicit operator MpiBuffer(ulong[] a) => Whole(a, TypeKind.Uint64);
+        public static implicit operator MpiBuffer(short[] a) => Whole(a, TypeKind.Int16);
+        public static implicit operator MpiBuffer(ushort[] a) => Whole(a, TypeKind.Uint16);
+        public static implicit operator MpiBuffer(byte[] a) => Whole(a, TypeKind.Uint8);
+        public static implicit operator MpiBuffer(sbyte[] a) => Whole(a, TypeKind.Int8);
+        public static implicit operator MpiBuffer(char[] a) => Whole(a, TypeKind.Uint16);
+        public static implicit operator MpiBuffer(bool[] a) => Whole(a, TypeKind.Boolean);
 
         /// <summary>The element kind of a primitive type (enums: their underlying type), or null.</summary>
         internal static TypeKind? KindOrNull(Type t)
@@ -130,14 +130,14 @@ namespace Oompi
                 $"oompi: {typeof(T)} is not a primitive type (a struct's datatype is StructDatatype.Of<T>())");
 
         /// <summary>The whole array (of a primitive type, or of a struct: see StructDatatype).</summary>
-        public static Buffer Of<T>(T[] array) where T : unmanaged
+        public static MpiBuffer Of<T>(T[] array) where T : unmanaged
         {
             if (array is null) throw new ArgumentNullException("buffer", "oompi: the buffer is null");
             return Make<T>(array, 0, IntPtr.Zero, array.LongLength);
         }
 
         /// <summary>Elements [offset, offset + count) of an array (bounds checked).</summary>
-        public static unsafe Buffer Of<T>(T[] array, int offset, int count) where T : unmanaged
+        public static unsafe MpiBuffer Of<T>(T[] array, int offset, int count) where T : unmanaged
         {
             if (array is null) throw new ArgumentNullException(nameof(array), "oompi: the buffer is null");
             if (offset < 0 || count < 0 || offset > array.Length || count > array.Length - offset)
@@ -150,7 +150,7 @@ namespace Oompi
         /// <paramref name="count"/> elements of native memory. The caller keeps the memory alive
         /// (and, for a nonblocking call, unchanged) until the operation completes.
         /// </summary>
-        public static unsafe Buffer Of<T>(T* pointer, long count) where T : unmanaged
+        public static unsafe MpiBuffer Of<T>(T* pointer, long count) where T : unmanaged
         {
             if (count < 0) throw new ArgumentOutOfRangeException(nameof(count), "oompi: negative count");
             return Make<T>(null, 0, (IntPtr)pointer, count);

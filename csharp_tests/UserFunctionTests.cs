@@ -54,7 +54,7 @@ namespace Oompi.Tests
             });
             var mine = new[] { new Complex { Re = 0, Im = 1 } };  // i on every rank
             var prod = new Complex[1];
-            world.Allreduce(MpiBuffer.Of(mine), MpiBuffer.Of(prod), op);
+            world.Allreduce(mine, prod, op);
             // i^Size
             double[] re = { 1, 0, -1, 0 }, im = { 0, 1, 0, -1 };
             Assert.Equal(re[Size % 4], prod[0].Re);

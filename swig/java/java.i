@@ -6,7 +6,7 @@
 
 %{
 #include "oompi_java.hpp"
-#include "oompi_java_bench.hpp"
+#include "../bench_support.hpp"
 %}
 
 %define OOMPI_TRANSLATE_EXCEPTION oompi::java::translate(jenv) %enddef
@@ -473,4 +473,4 @@ inline bool array_copy() { return g_copy_arrays.load(); }
 
 
 // The native side of bench/java (org.oompi.BenchSupport).
-%include "oompi_java_bench.hpp"
+%include "../bench_support.hpp"

@@ -68,6 +68,29 @@ namespace Oompi
         }
 
         /// <summary>
+        /// Sends array[offset, offset + count) as an array of T (Motor's OSend with offset and
+        /// count); the receiver takes it with <c>ORecv&lt;T[]&gt;</c> (or a List).
+        /// </summary>
+        public void OSend<T>(T[] array, int offset, int count, int dest, int tag)
+        {
+            if (array is null) throw new ArgumentNullException(nameof(array));
+            if (offset < 0 || count < 0 || offset > array.Length || count > array.Length - offset)
+                throw new ArgumentOutOfRangeException(nameof(offset),
+                    $"oompi: offset {offset} and count {count} do not fit in an array of {array.Length} elements");
+            Wire.Check<T>();
+            var w = LeaseWriter();
+            try
+            {
+                Wire.WriteSlice(w, array, offset, count);
+                Send(new ReadOnlySpan<byte>(w.Buf, 0, w.Pos), dest, tag);
+            }
+            finally
+            {
+                ReturnWriter(w);
+            }
+        }
+
+        /// <summary>
         /// Nonblocking send: serializes now into a byte array that the request pins and keeps
         /// until the send completes (Wait or Test it; Dispose when done).
         /// </summary>

@@ -181,13 +181,14 @@ namespace OompiBench
             return which switch
             {
                 "pingpong" => PingPong.Run(args),
+                "objects" => Objects.Run(args),
                 _ => Usage(which),
             };
         }
 
         static int Usage(string which)
         {
-            Console.Error.WriteLine($"OompiBenchCs: unknown bench '{which}' (pingpong)");
+            Console.Error.WriteLine($"OompiBenchCs: unknown bench '{which}' (pingpong, objects)");
             return 2;
         }
     }

@@ -38,10 +38,25 @@ namespace Oompi
         /// <summary>The encoding of <paramref name="value"/> (of its run-time type when T is object).</summary>
         public static byte[] Serialize<T>(T value)
         {
-            var w = new WireWriter();
-            WriteTop(w, value);
-            return w.ToArray();
+            var w = scratch ?? new WireWriter(4096);
+            scratch = null;  // reentrant use gets its own
+            try
+            {
+                w.Reset();
+                WriteTop(w, value);
+                return w.ToArray();
+            }
+            finally
+            {
+                if (w.Buf.Length <= 64 << 20)
+                {
+                    w.Reset();
+                    scratch = w;
+                }
+            }
         }
+
+        [ThreadStatic] private static WireWriter scratch;
 
         /// <summary>Reads a T from the whole of <paramref name="data"/>.</summary>
         public static T Deserialize<T>(byte[] data)

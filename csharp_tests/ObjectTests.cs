@@ -185,6 +185,38 @@ namespace Oompi.Tests
         }
 
         [Fact]
+        public void ConcurrentReceivesTakeWholeMessages()
+        {
+            // Two threads receive from the same source and tag at once: the matched probe gives
+            // each one whole message (a probe followed by a receive could mix them up).
+            const int count = 40;
+            var reqs = new Request[count];
+            for (int i = 0; i < count; i++) reqs[i] = world.IOSend(Chain(100 + i, true), Next, 31);
+            var got = new System.Collections.Concurrent.ConcurrentBag<int>();
+            Exception failure = null;
+            var threads = Enumerable.Range(0, 2).Select(_ => new System.Threading.Thread(() =>
+            {
+                try
+                {
+                    for (int i = 0; i < count / 2; i++)
+                    {
+                        var head = world.ORecv<ListNode>(Prev, 31);
+                        int n = 0;
+                        for (var p = head; p != null; p = p.Next, n++)
+                            if (!ReferenceEquals(p.Other, head)) throw new Exception("other is not the head");
+                        got.Add(n);
+                    }
+                }
+                catch (Exception e) { failure = e; }
+            })).ToList();
+            threads.ForEach(t => t.Start());
+            threads.ForEach(t => t.Join());
+            foreach (var r in reqs) { r.Wait(); r.Dispose(); }
+            Assert.Null(failure);
+            Assert.Equal(Enumerable.Range(100, count), got.OrderBy(x => x));
+        }
+
+        [Fact]
         public void NullReferences()
         {
             world.OSend<ListNode>(null, Next, 24);
@@ -380,6 +412,10 @@ namespace Oompi.Tests
             Assert.Contains("a size of", Assert.Throws<SerializationException>(() => Wire.Deserialize<string>(new byte[] { 9, 0, 0, 0, 0, 0, 0, 0, 65 })).Message);
             Assert.Contains("bool", Assert.Throws<SerializationException>(() => Wire.Deserialize<bool>(new byte[] { 2 })).Message);
             Assert.Contains("bool", Assert.Throws<SerializationException>(() => Wire.Deserialize<bool[]>(new byte[] { 2, 0, 0, 0, 0, 0, 0, 0, 1, 7 })).Message);
+            // Bytes of another type: a clear exception, whatever the receiver expected.
+            Assert.Throws<SerializationException>(() => Wire.Deserialize<Shape>(g));
+            Assert.Throws<SerializationException>(() => Wire.Deserialize<ListNode>(Golden.Bytes("nested_struct.bin")));
+            Assert.Throws<SerializationException>(() => Wire.Deserialize<string>(Golden.Bytes("int_vector.bin")));
             // A back-reference to an object of another type: A{ B: new B(id 2), Self: ref 2 }.
             var other = new byte[] { 1, 0, 0, 0x80, 2, 0, 0, 0x80, 5, 0, 0, 0, 2, 0, 0, 0 };
             Assert.Contains("another type", Assert.Throws<SerializationException>(() => Wire.Deserialize<A>(other)).Message);

@@ -101,7 +101,7 @@ namespace Oompi
         /// <summary>Checks the run-time type of <paramref name="value"/> when T does not say it.</summary>
         internal static void Check<T>(T value)
         {
-            if (NeedsRuntimeType(typeof(T)) && value is not null) Plans.Describe(value.GetType(), value.GetType().Name);
+            if (NeedsRuntimeType(typeof(T)) && value is not null) Boxed.For(value.GetType());  // no lock once known
             else Codec<T>.Ensure();
         }
 

@@ -18,7 +18,7 @@ namespace Oompi
         internal const uint NewBit = 0x80000000u;
         internal byte[] Buf;
         internal int Pos;
-        private Dictionary<object, uint> ids;
+        private IdentityMap ids;
         private uint lastId;
         internal int ValueDepth;  // nesting of by-value classes (a cycle through them never ends)
 
@@ -126,21 +126,103 @@ namespace Oompi
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal bool WriteRefHeader(object obj)
         {
-            ids ??= new Dictionary<object, uint>(ReferenceEqualityComparer.Instance);
-            ref uint id = ref CollectionsMarshal.GetValueRefOrAddDefault(ids, obj, out bool seen);
-            if (seen)
-            {
-                WriteU32(id);
-                return false;
-            }
+            ids ??= new IdentityMap();
             if (lastId == 0x7FFFFFFFu)
             {
-                ids.Remove(obj);
-                throw new SerializationException("oompi: more than 2^31-1 objects in one message");
+                uint old = ids.Get(obj);
+                if (old == 0) throw new SerializationException("oompi: more than 2^31-1 objects in one message");
+                WriteU32(old);
+                return false;
             }
-            id = ++lastId;
-            WriteU32(id | NewBit);
+            uint seen = ids.GetOrAdd(obj, lastId + 1);
+            if (seen != 0)
+            {
+                WriteU32(seen);
+                return false;
+            }
+            WriteU32(++lastId | NewBit);
             return true;
+        }
+    }
+
+    /// <summary>
+    /// Object -> id by reference identity: open addressing over RuntimeHelpers.GetHashCode
+    /// (Fibonacci hashing, linear probing), no comparer calls. Ids are never 0.
+    /// </summary>
+    internal sealed class IdentityMap
+    {
+        private object[] keys = new object[64];
+        private uint[] values = new uint[64];
+        private int count;
+        private int shift = 32 - 6;
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private int Slot(object o) => (int)(((uint)RuntimeHelpers.GetHashCode(o) * 2654435769u) >> shift);
+
+        /// <summary>The id of o, or 0 after adding o with <paramref name="id"/>.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal uint GetOrAdd(object o, uint id)
+        {
+            int mask = keys.Length - 1;
+            for (int i = Slot(o); ; i = (i + 1) & mask)
+            {
+                object k = keys[i];
+                if (k is null)
+                {
+                    keys[i] = o;
+                    values[i] = id;
+                    if (++count * 2 > keys.Length) Grow();
+                    return 0;
+                }
+                if (ReferenceEquals(k, o)) return values[i];
+            }
+        }
+
+        internal uint Get(object o)
+        {
+            int mask = keys.Length - 1;
+            for (int i = Slot(o); ; i = (i + 1) & mask)
+            {
+                object k = keys[i];
+                if (k is null) return 0;
+                if (ReferenceEquals(k, o)) return values[i];
+            }
+        }
+
+        private void Grow()
+        {
+            var oldKeys = keys;
+            var oldValues = values;
+            keys = new object[oldKeys.Length * 2];
+            values = new uint[oldKeys.Length * 2];
+            shift--;
+            int mask = keys.Length - 1;
+            for (int j = 0; j < oldKeys.Length; j++)
+            {
+                object o = oldKeys[j];
+                if (o is null) continue;
+                int i = Slot(o);
+                while (keys[i] is not null) i = (i + 1) & mask;
+                keys[i] = o;
+                values[i] = oldValues[j];
+            }
+        }
+
+        internal void Clear()
+        {
+            if (count == 0) return;
+            if (keys.Length > 4096 && count * 16 < keys.Length)
+            {
+                // A huge message came before: do not clear (and keep) its table for small ones.
+                keys = new object[64];
+                values = new uint[64];
+                shift = 32 - 6;
+            }
+            else
+            {
+                Array.Clear(keys);
+            }
+            count = 0;
         }
     }
 

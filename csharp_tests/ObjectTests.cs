@@ -217,6 +217,34 @@ namespace Oompi.Tests
         }
 
         [Fact]
+        public void NonblockingReceive()
+        {
+            using var pending = world.IORecv<ListNode>(Prev, 32);
+            using var numbers = world.IORecv<int[]>(Prev, 33);
+            Assert.False(pending.IsCompleted);
+            using (var s1 = world.IOSend(Golden.Graph(3), Next, 32))
+            using (var s2 = world.IOSend(new[] { 1, 2 }, Next, 33))
+            {
+                while (!pending.Test()) System.Threading.Thread.Yield();
+                Assert.Null(Golden.CheckGraph(pending.Wait(), 3));
+                Assert.Equal(Prev, pending.Status.Source);
+                Assert.Equal(32, pending.Status.Tag);
+                Assert.Equal(new[] { 1, 2 }, numbers.Wait());
+                s1.Wait();
+                s2.Wait();
+            }
+            // A corrupt message: Test and Wait throw, and keep throwing.
+            using var bad = world.IORecv<ListNode>(Prev, 34);
+            using (var s = world.Isend(new byte[] { 7, 0, 0, 0x80 }, Next, 34))
+            {
+                Assert.Throws<SerializationException>(() => bad.Wait());
+                Assert.Throws<SerializationException>(() => bad.Test());
+                s.Wait();
+            }
+            Assert.Throws<ArgumentException>(() => world.IORecv<NotMarked>(Prev, 35));
+        }
+
+        [Fact]
         public void NullReferences()
         {
             world.OSend<ListNode>(null, Next, 24);

@@ -249,14 +249,11 @@ namespace Oompi
             {
                 var sizes = new int[p];
                 for (int i = 0; i < p; i++) sizes[i] = offsets[i + 1] - offsets[i];
-                using var c = new IntVector(sizes);
-                using var d = new IntVector(offsets[..p]);
-                Scatterv(MpiBuffer.Of(w.Buf, 0, w.Pos), c, d, recv, root);
+                Scatterv(MpiBuffer.Of(w.Buf, 0, w.Pos), sizes, offsets[..p], recv, root);
             }
             else
             {
-                using var empty = new IntVector();
-                Scatterv(Array.Empty<byte>(), empty, empty, recv, root);
+                Scatterv(Array.Empty<byte>(), Array.Empty<int>(), Array.Empty<int>(), recv, root);
             }
             var result = new List<T>();
             Wire.ReadSlice(recv, 0, recv.Length, result);
@@ -310,12 +307,8 @@ namespace Oompi
                 off += counts[i];
             }
             var recv = receives ? new byte[total] : Array.Empty<byte>();
-            using (var c = new IntVector(counts))
-            using (var d = new IntVector(displs))
-            {
-                if (all) Allgatherv(MpiBuffer.Of(w.Buf, 0, w.Pos), recv, c, d);
-                else Gatherv(MpiBuffer.Of(w.Buf, 0, w.Pos), recv, c, d, root);
-            }
+            if (all) Allgatherv(MpiBuffer.Of(w.Buf, 0, w.Pos), recv, counts, displs);
+            else Gatherv(MpiBuffer.Of(w.Buf, 0, w.Pos), recv, counts, displs, root);
             if (!receives) return Array.Empty<T>();
             var result = new List<T>();
             for (int i = 0; i < p; i++) Wire.ReadSlice(recv, displs[i], counts[i], result);

@@ -99,6 +99,31 @@ namespace Oompi.Tests
         public int X = 5;
     }
 
+    [Transportable(ByValue = true)]
+    public class TreeValue
+    {
+        [Transportable] public int V;
+        [Transportable] public List<TreeValue> Kids = new();
+    }
+
+    [Transportable(ByValue = true)]
+    public class Outer
+    {
+        [Transportable] public RefHolder Ref;
+        [Transportable] public int X;
+    }
+
+    public class RefHolder
+    {
+        [Transportable] public Outer Back;  // a by-value Outer inside a referenced Inner
+    }
+
+    [Transportable(ByValue = true)]
+    public class SelfByValue
+    {
+        [Transportable] public SelfByValue Me;
+    }
+
     /// <summary>Object graphs in wire format v1: golden bytes, point to point, collectives, bad input.</summary>
     public class ObjectTests
     {
@@ -396,6 +421,20 @@ namespace Oompi.Tests
             var e = Wire.Deserialize<Empty>(Wire.Serialize(new Empty { X = 9 }));
             Assert.Equal(5, e.X);
             Assert.Equal(4, Wire.Serialize(new Empty()).Length);
+        }
+
+        [Fact]
+        public void ValuesThatLeadBackToThemselves()
+        {
+            var tree = new TreeValue { V = 1, Kids = { new TreeValue { V = 2 }, new TreeValue { V = 3, Kids = { new TreeValue { V = 4 } } } } };
+            var t = Wire.Deserialize<TreeValue>(Wire.Serialize(tree));
+            Assert.Equal(new[] { 2, 3 }, t.Kids.Select(k => k.V));
+            Assert.Equal(4, t.Kids[1].Kids[0].V);
+            var o = Wire.Deserialize<Outer>(Wire.Serialize(new Outer { X = 1, Ref = new RefHolder { Back = new Outer { X = 2 } } }));
+            Assert.Equal(2, o.Ref.Back.X);
+            Assert.Null(o.Ref.Back.Ref);
+            var e = Assert.Throws<ArgumentException>(() => Wire.Serialize(new SelfByValue()));
+            Assert.Contains("itself by value", e.Message);
         }
 
         [Fact]

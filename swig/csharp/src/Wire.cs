@@ -266,7 +266,9 @@ namespace Oompi
     {
         internal static readonly object Lock = new();
         private static readonly Dictionary<Type, TypePlan> plans = new();
-        private static readonly HashSet<Type> inProgress = new();
+        // The by-value types whose fields are being described, from the last reference or
+        // container on: meeting one of them again means it contains itself by value.
+        private static List<Type> valueChain = new();
 
         private static readonly List<Type> added = new();
         private static int depth;
@@ -301,8 +303,25 @@ namespace Oompi
             added.Add(t);
         }
 
+        /// <summary>Describes t behind a reference or a container (which ends a by-value chain).</summary>
+        private static TypePlan DescribeBehind(Type t, string where)
+        {
+            var saved = valueChain;
+            valueChain = new List<Type>();
+            try
+            {
+                return DescribeLocked(t, where);
+            }
+            finally
+            {
+                valueChain = saved;
+            }
+        }
+
         private static TypePlan DescribeLocked(Type t, string where)
         {
+            if (valueChain.Contains(t))
+                throw Refuse(t, where, "it contains itself by value (make the class travel by reference)");
             if (plans.TryGetValue(t, out var known)) return known;
             var p = new TypePlan { Type = t };
             Type u = t.IsEnum ? Enum.GetUnderlyingType(t) : t;
@@ -324,7 +343,7 @@ namespace Oompi
                 p.Kind = IsPacked(p.Element) ? WireKind.PackedArray : WireKind.Array;
                 p.MinSize = 8;
                 Add(t, p);
-                DescribeLocked(p.Element, where + "[]");
+                DescribeBehind(p.Element, where + "[]");
                 return p;
             }
             else if (t.IsGenericType && !t.IsGenericTypeDefinition &&
@@ -335,7 +354,7 @@ namespace Oompi
                 p.Kind = list ? (IsPacked(p.Element) ? WireKind.PackedList : WireKind.List) : WireKind.HashSet;
                 p.MinSize = 8;
                 Add(t, p);
-                DescribeLocked(p.Element, where + "<>");
+                DescribeBehind(p.Element, where + "<>");
                 return p;
             }
             else if (t.IsGenericType && !t.IsGenericTypeDefinition && t.GetGenericTypeDefinition() == typeof(Dictionary<,>))
@@ -345,8 +364,8 @@ namespace Oompi
                 p.Kind = WireKind.Dictionary;
                 p.MinSize = 8;
                 Add(t, p);
-                DescribeLocked(p.Key, where + ".Key");
-                DescribeLocked(p.Element, where + ".Value");
+                DescribeBehind(p.Key, where + ".Key");
+                DescribeBehind(p.Element, where + ".Value");
                 return p;
             }
             else if (Nullable.GetUnderlyingType(t) is Type inner)
@@ -373,14 +392,15 @@ namespace Oompi
                 {
                     p.MinSize = 4;
                     Add(t, p);  // before the fields: they may refer back to t
-                    foreach (var f in fields) DescribeLocked(f.FieldType, $"{t.Name}.{f.Name}");
+                    foreach (var f in fields) DescribeBehind(f.FieldType, $"{t.Name}.{f.Name}");
                     var last = fields.LastOrDefault();
                     if (last is not null && last.FieldType == t) p.Tail = last;
                     return p;
                 }
-                // By value: the fields' sizes add up; a type inside itself by value never ends.
-                if (!inProgress.Add(t))
-                    throw Refuse(t, where, "it contains itself by value (make the class travel by reference)");
+                // By value: the fields' sizes add up. Registered first (its size filled in after
+                // the fields), so that a reference or container inside may lead back to it.
+                Add(t, p);
+                valueChain.Add(t);
                 try
                 {
                     int min = 0;
@@ -391,8 +411,9 @@ namespace Oompi
                 }
                 finally
                 {
-                    inProgress.Remove(t);
+                    valueChain.RemoveAt(valueChain.Count - 1);
                 }
+                return p;
             }
             Add(t, p);
             return p;

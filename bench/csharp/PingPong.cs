@@ -182,13 +182,14 @@ namespace OompiBench
             {
                 "pingpong" => PingPong.Run(args),
                 "crossing" => Crossing.Run(args),
+                "objects" => Objects.Run(args),
                 _ => Usage(which),
             };
         }
 
         static int Usage(string which)
         {
-            Console.Error.WriteLine($"OompiBenchCs: unknown bench '{which}' (pingpong, crossing)");
+            Console.Error.WriteLine($"OompiBenchCs: unknown bench '{which}' (pingpong, crossing, objects)");
             return 2;
         }
     }

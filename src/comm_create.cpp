@@ -8,6 +8,8 @@
 #include "detail/comm_state.hpp"
 #include "detail/reclaim.hpp"
 
+#include <oompi/object_ops.hpp>
+
 #include <string>
 
 namespace oompi::rt {
@@ -86,6 +88,12 @@ void comm::set_name(const std::string& name) const {
 }
 
 bool comm::is_inter() const { return live("comm.is_inter").inter(); }
+
+comm comm::object_comm() const {
+  const auto& s = live_intra("comm.object_comm");
+  oompi::detail::require_running("comm.object_comm");
+  return comm(state::adopt(oompi::detail::object_comm(s.handle()), false));
+}
 
 topology_kind comm::topology() const {
   const auto& s = live("comm.topology");

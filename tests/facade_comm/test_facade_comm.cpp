@@ -4,6 +4,8 @@
 
 #include <oompi/rt/rt.hpp>
 
+#include <oompi/object_ops.hpp>
+
 #include <numeric>
 #include <stdexcept>
 #include <vector>
@@ -69,6 +71,13 @@ TEST_CASE("groups, create and compare") {
     CHECK(mine.size() == n - 1);
     mine.close();
   }
+  // The object collectives' private duplicate: made once, the same handle C++ code uses.
+  comm oc = w.object_comm();
+  CHECK(w.compare(oc) == comparison::congruent);
+  CHECK(oc.compare(w.object_comm()) == comparison::ident);
+  CHECK(MPI_Comm_c2f(oc.native("test")) == MPI_Comm_c2f(oompi::detail::object_comm(MPI_COMM_WORLD)));
+  oc.close();  // not owned: frees nothing
+  CHECK(w.object_comm().size() == n);
   comm d = w.dup();
   CHECK(w.compare(d) == comparison::congruent);
   CHECK(w.compare(w) == comparison::ident);

@@ -82,6 +82,11 @@ public:
   void set_name(const std::string& name) const;
   /// True for an intercommunicator.
   bool is_inter() const;
+  /// The private duplicate that object collectives run on (made collectively on first use,
+  /// cached on this communicator, freed with it or at MPI_Finalize): the very one C++'s
+  /// obcast/oscatter/ogather use, so that object collectives of any language never match user
+  /// messages and pair across languages. Not owned: close() on it does nothing to MPI.
+  comm object_comm() const;
   /// The topology this communicator carries (none, cartesian, graph, dist_graph).
   topology_kind topology() const;
   /// A Cartesian grid over these processes (MPI_Cart_create; collective): dims[i] processes

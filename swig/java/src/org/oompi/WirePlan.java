@@ -1,6 +1,8 @@
 package org.oompi;
 
 import java.lang.invoke.MethodHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
@@ -113,6 +115,9 @@ final class WirePlan {
     int minBytes() { return 8; }
   }
 
+  /** From this many elements on, primitive arrays are copied in bulk through a ByteBuffer view. */
+  static final int BULK = 24;
+
   static final Codec BOOL_ARRAY = new ArrayCodec() {
     void write(WireWriter w, Object v) {
       notNull(v, "a boolean[]");
@@ -147,6 +152,11 @@ final class WirePlan {
       short[] a = (short[]) v;
       w.size(a.length);
       w.ensure(2 * a.length);
+      if (a.length >= BULK) {
+        ByteBuffer.wrap(w.buf, w.pos, 2 * a.length).order(ByteOrder.LITTLE_ENDIAN).asShortBuffer().put(a);
+        w.pos += 2 * a.length;
+        return;
+      }
       byte[] b = w.buf;
       int p = w.pos;
       for (short x : a) { WireWriter.I16.set(b, p, x); p += 2; }
@@ -154,6 +164,11 @@ final class WirePlan {
     }
     Object read(WireReader r) {
       short[] a = new short[r.size(2)];
+      if (a.length >= BULK) {
+        ByteBuffer.wrap(r.buf, r.pos, 2 * a.length).order(ByteOrder.LITTLE_ENDIAN).asShortBuffer().get(a);
+        r.pos += 2 * a.length;
+        return a;
+      }
       byte[] b = r.buf;
       int p = r.pos;
       for (int i = 0; i < a.length; i++, p += 2) a[i] = (short) WireWriter.I16.get(b, p);
@@ -167,6 +182,11 @@ final class WirePlan {
       char[] a = (char[]) v;
       w.size(a.length);
       w.ensure(2 * a.length);
+      if (a.length >= BULK) {
+        ByteBuffer.wrap(w.buf, w.pos, 2 * a.length).order(ByteOrder.LITTLE_ENDIAN).asCharBuffer().put(a);
+        w.pos += 2 * a.length;
+        return;
+      }
       byte[] b = w.buf;
       int p = w.pos;
       for (char x : a) { WireWriter.I16.set(b, p, (short) x); p += 2; }
@@ -174,6 +194,11 @@ final class WirePlan {
     }
     Object read(WireReader r) {
       char[] a = new char[r.size(2)];
+      if (a.length >= BULK) {
+        ByteBuffer.wrap(r.buf, r.pos, 2 * a.length).order(ByteOrder.LITTLE_ENDIAN).asCharBuffer().get(a);
+        r.pos += 2 * a.length;
+        return a;
+      }
       byte[] b = r.buf;
       int p = r.pos;
       for (int i = 0; i < a.length; i++, p += 2) a[i] = (char) (short) WireWriter.I16.get(b, p);
@@ -187,6 +212,11 @@ final class WirePlan {
       int[] a = (int[]) v;
       w.size(a.length);
       w.ensure(4 * a.length);
+      if (a.length >= BULK) {
+        ByteBuffer.wrap(w.buf, w.pos, 4 * a.length).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().put(a);
+        w.pos += 4 * a.length;
+        return;
+      }
       byte[] b = w.buf;
       int p = w.pos;
       for (int x : a) { WireWriter.I32.set(b, p, x); p += 4; }
@@ -194,6 +224,11 @@ final class WirePlan {
     }
     Object read(WireReader r) {
       int[] a = new int[r.size(4)];
+      if (a.length >= BULK) {
+        ByteBuffer.wrap(r.buf, r.pos, 4 * a.length).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(a);
+        r.pos += 4 * a.length;
+        return a;
+      }
       byte[] b = r.buf;
       int p = r.pos;
       for (int i = 0; i < a.length; i++, p += 4) a[i] = (int) WireWriter.I32.get(b, p);
@@ -207,6 +242,11 @@ final class WirePlan {
       long[] a = (long[]) v;
       w.size(a.length);
       w.ensure(8 * a.length);
+      if (a.length >= BULK) {
+        ByteBuffer.wrap(w.buf, w.pos, 8 * a.length).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(a);
+        w.pos += 8 * a.length;
+        return;
+      }
       byte[] b = w.buf;
       int p = w.pos;
       for (long x : a) { WireWriter.I64.set(b, p, x); p += 8; }
@@ -214,6 +254,11 @@ final class WirePlan {
     }
     Object read(WireReader r) {
       long[] a = new long[r.size(8)];
+      if (a.length >= BULK) {
+        ByteBuffer.wrap(r.buf, r.pos, 8 * a.length).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(a);
+        r.pos += 8 * a.length;
+        return a;
+      }
       byte[] b = r.buf;
       int p = r.pos;
       for (int i = 0; i < a.length; i++, p += 8) a[i] = (long) WireWriter.I64.get(b, p);
@@ -227,6 +272,11 @@ final class WirePlan {
       float[] a = (float[]) v;
       w.size(a.length);
       w.ensure(4 * a.length);
+      if (a.length >= BULK) {
+        ByteBuffer.wrap(w.buf, w.pos, 4 * a.length).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(a);
+        w.pos += 4 * a.length;
+        return;
+      }
       byte[] b = w.buf;
       int p = w.pos;
       for (float x : a) { WireWriter.I32.set(b, p, Float.floatToRawIntBits(x)); p += 4; }
@@ -234,6 +284,11 @@ final class WirePlan {
     }
     Object read(WireReader r) {
       float[] a = new float[r.size(4)];
+      if (a.length >= BULK) {
+        ByteBuffer.wrap(r.buf, r.pos, 4 * a.length).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(a);
+        r.pos += 4 * a.length;
+        return a;
+      }
       byte[] b = r.buf;
       int p = r.pos;
       for (int i = 0; i < a.length; i++, p += 4) a[i] = Float.intBitsToFloat((int) WireWriter.I32.get(b, p));
@@ -247,6 +302,11 @@ final class WirePlan {
       double[] a = (double[]) v;
       w.size(a.length);
       w.ensure(8 * a.length);
+      if (a.length >= BULK) {
+        ByteBuffer.wrap(w.buf, w.pos, 8 * a.length).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().put(a);
+        w.pos += 8 * a.length;
+        return;
+      }
       byte[] b = w.buf;
       int p = w.pos;
       for (double x : a) { WireWriter.I64.set(b, p, Double.doubleToRawLongBits(x)); p += 8; }
@@ -254,6 +314,11 @@ final class WirePlan {
     }
     Object read(WireReader r) {
       double[] a = new double[r.size(8)];
+      if (a.length >= BULK) {
+        ByteBuffer.wrap(r.buf, r.pos, 8 * a.length).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(a);
+        r.pos += 8 * a.length;
+        return a;
+      }
       byte[] b = r.buf;
       int p = r.pos;
       for (int i = 0; i < a.length; i++, p += 8) a[i] = Double.longBitsToDouble((long) WireWriter.I64.get(b, p));
@@ -466,6 +531,27 @@ final class WirePlan {
   // Classes
   // =========================================================================================
 
+  /** A class's constructor and tail link (WireSlots.SlotClass makes them JIT constants). */
+  abstract static class ClassAccess {
+    abstract Object newInstance() throws Throwable;
+
+    abstract Object tail(Object o) throws Throwable;
+
+    abstract void setTail(Object o, Object v) throws Throwable;
+  }
+
+  /** The fallback: handles in instance fields. */
+  static final class PlainAccess extends ClassAccess {
+    final MethodHandle ctor, get, set;
+    PlainAccess(MethodHandle c, MethodHandle g, MethodHandle s) { ctor = c; get = g; set = s; }
+    Object newInstance() throws Throwable { return (Object) ctor.invokeExact(); }
+    Object tail(Object o) throws Throwable { return (Object) get.invokeExact(o); }
+    void setTail(Object o, Object v) throws Throwable { set.invokeExact(o, v); }
+  }
+
+  private static final MethodType GETTER = MethodType.methodType(Object.class, Object.class);
+  private static final MethodType SETTER = MethodType.methodType(void.class, Object.class, Object.class);
+
   private static final ClassValue<ClassPlan> PLANS = new ClassValue<>() {
     @Override
     protected ClassPlan computeValue(Class<?> type) {
@@ -487,7 +573,7 @@ final class WirePlan {
     private FieldPlan[] fields;   // all transported fields, in order
     private FieldPlan[] head;     // all but the tail link when tailSelf
     private boolean tailSelf;     // the last field is a reference to this very class
-    private MethodHandle tailGet, tailSet, ctor;
+    private ClassAccess access;
 
     static ClassPlan of(Class<?> c) {
       return PLANS.get(c);
@@ -559,33 +645,46 @@ final class WirePlan {
               + " needs a no-argument constructor (any access)");
         }
         k.setAccessible(true);
-        ctor = lookup.unreflectConstructor(k).asType(MethodType.methodType(Object.class));
+        MethodHandle ctor = lookup.unreflectConstructor(k).asType(MethodType.methodType(Object.class));
 
         List<Class<?>> chain = new ArrayList<>();
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) chain.add(0, c);
         List<FieldPlan> list = new ArrayList<>();
         Field last = null;
+        MethodHandle lastGet = null, lastSet = null;
         for (Class<?> c : chain) {
           MethodHandles.Lookup l = MethodHandles.privateLookupIn(c, MethodHandles.lookup());
           for (Field f : c.getDeclaredFields()) {
             Transportable a = f.getAnnotation(Transportable.class);
             if (a == null || Modifier.isStatic(f.getModifiers())) continue;
             f.setAccessible(true);
-            list.add(field(l, f, a.byValue(), todo));
+            MethodHandle g = l.unreflectGetter(f);
+            MethodHandle st;
+            try {
+              st = l.unreflectSetter(f);
+            } catch (IllegalAccessException e) {
+              throw new IllegalArgumentException("oompi: field " + c.getName() + "." + f.getName()
+                  + " cannot be set (" + e.getMessage() + ")");
+            }
+            list.add(field(f, g, st, a.byValue(), todo));
             last = f;
+            lastGet = g;
+            lastSet = st;
           }
         }
         fields = list.toArray(new FieldPlan[0]);
         Transportable lastA = last == null ? null : last.getAnnotation(Transportable.class);
         if (last != null && last.getType() == type && !lastA.byValue()) {
-          ObjectField tail = (ObjectField) fields[fields.length - 1];
           tailSelf = true;
-          tailGet = tail.get;
-          tailSet = tail.set;
           head = java.util.Arrays.copyOf(fields, fields.length - 1);
         } else {
           head = fields;
         }
+        MethodHandle tg = tailSelf ? lastGet.asType(GETTER)
+            : MethodHandles.dropArguments(MethodHandles.constant(Object.class, null), 0, Object.class);
+        MethodHandle ts = tailSelf ? lastSet.asType(SETTER) : MethodHandles.empty(SETTER);
+        Object slot = WireSlots.make("SlotClass", List.of(ctor, tg, ts), WireSlots.CLASS_CTOR);
+        access = slot != null ? (ClassAccess) slot : new PlainAccess(ctor, tg, ts);
         // a by-value field of this class inside itself would never end
         checkValueCycle(type, type, new ArrayList<>());
       } catch (IllegalArgumentException e) {
@@ -614,20 +713,16 @@ final class WirePlan {
         }
     }
 
-    private FieldPlan field(MethodHandles.Lookup l, Field f, boolean byValue, ArrayDeque<ClassPlan> todo)
-        throws IllegalAccessException {
+    private FieldPlan field(Field f, MethodHandle g, MethodHandle s, boolean byValue, ArrayDeque<ClassPlan> todo) {
       String where = "field " + f.getDeclaringClass().getName() + "." + f.getName();
       Class<?> t = f.getType();
-      MethodHandle g = l.unreflectGetter(f);
-      MethodHandle s;
-      try {
-        s = l.unreflectSetter(f);
-      } catch (IllegalAccessException e) {
-        throw new IllegalArgumentException("oompi: " + where + " cannot be set (" + e.getMessage() + ")");
-      }
       if (t.isPrimitive()) {
         MethodHandle gg = g.asType(MethodType.methodType(t, Object.class));
         MethodHandle ss = s.asType(MethodType.methodType(void.class, Object.class, t));
+        String kind = Character.toUpperCase(t.getName().charAt(0)) + t.getName().substring(1);
+        if (t == boolean.class) kind = "Bool";
+        Object slot = WireSlots.make("Slot" + kind, List.of(gg, ss), WireSlots.FIELD_CTOR, where, null);
+        if (slot != null) return (FieldPlan) slot;
         if (t == int.class) return new IntField(where, gg, ss);
         if (t == long.class) return new LongField(where, gg, ss);
         if (t == double.class) return new DoubleField(where, gg, ss);
@@ -639,8 +734,10 @@ final class WirePlan {
       }
       Codec codec = codecFor(f.getGenericType(), byValue, where);
       collectPlans(f.getGenericType(), todo);
-      return new ObjectField(where, g.asType(MethodType.methodType(Object.class, Object.class)),
-          s.asType(MethodType.methodType(void.class, Object.class, Object.class)), codec);
+      MethodHandle gg = g.asType(GETTER), ss = s.asType(SETTER);
+      Object slot = WireSlots.make("SlotObject", List.of(gg, ss), WireSlots.FIELD_CTOR, where, codec);
+      if (slot != null) return (FieldPlan) slot;
+      return new ObjectField(where, gg, ss, codec);
     }
 
     private static void collectPlans(Type t, ArrayDeque<ClassPlan> todo) {
@@ -659,7 +756,7 @@ final class WirePlan {
 
     Object newInstance() {
       try {
-        return (Object) ctor.invokeExact();
+        return access.newInstance();
       } catch (Throwable t) {
         throw rethrow(t);
       }
@@ -698,21 +795,20 @@ final class WirePlan {
             w.i32(0);
             return;
           }
-          int id = w.idOf(o);
-          if (id != 0) {
+          if (o.getClass() != type) checkClass(o);
+          int id = w.idOrAdd(o, this);
+          if (id > 0) {
             if (w.planOf(id) != this)
               throw new SerializationException("oompi: one object is referenced as " + w.planOf(id).type.getName()
                   + " and as " + type.getName());
             w.i32(id);
             return;
           }
-          checkClass(o);
-          id = w.add(o, this);
-          w.i32(0x80000000 | id);
+          w.i32(0x80000000 | -id);
           FieldPlan[] fs = head;
           for (FieldPlan f : fs) f.write(w, o);
           if (!tailSelf) return;
-          o = (Object) tailGet.invokeExact(o);
+          o = access.tail(o);
         }
       } catch (Throwable t) {
         throw rethrow(t);
@@ -752,7 +848,7 @@ final class WirePlan {
             first = o;
             top = false;
           } else {
-            tailSet.invokeExact(owner, o);
+            access.setTail(owner, o);
           }
           if (!fresh) return first;
           FieldPlan[] fs = head;

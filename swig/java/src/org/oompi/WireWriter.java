@@ -155,6 +155,28 @@ final class WireWriter {
     }
   }
 
+  /** One probe: the id of o if it was written already (returned as is), else registers it
+   *  with plan and returns its new id negated. */
+  int idOrAdd(Object o, WirePlan.ClassPlan plan) {
+    Object[] k = keys;
+    int mask = k.length - 1;
+    int i = slot(o, mask);
+    for (;; i = (i + 1) & mask) {
+      Object x = k[i];
+      if (x == o) return ids[i];
+      if (x == null) break;
+    }
+    if (count == MAX_ID)
+      throw new SerializationException("oompi: more than 2^31-1 objects in one message");
+    if ((count + 1) * 2 > k.length) return -add(o, plan);
+    int id = ++count;
+    k[i] = o;
+    ids[i] = id;
+    if (id >= plans.length) plans = Arrays.copyOf(plans, Math.max(id + 1, plans.length * 2));
+    plans[id] = plan;
+    return -id;
+  }
+
   WirePlan.ClassPlan planOf(int id) {
     return plans[id];
   }

@@ -27,9 +27,8 @@ final class ObjectTransport {
   static final long FAILURE_ARGUMENT = 1, FAILURE_SERIALIZE = 2;
   private static final int KEEP_BYTES = 64 << 20;  // larger thread buffers are dropped after use
 
-  /** This thread's writer and receive buffer, lent to one operation at a time. */
+  /** This thread's receive buffer, lent to one orecv at a time. */
   private static final class Scratch {
-    final WireWriter writer = new WireWriter(4096);
     byte[] recv = new byte[4096];
     boolean busy;
   }
@@ -38,15 +37,12 @@ final class ObjectTransport {
 
   private static Scratch lease() {
     Scratch s = SCRATCH.get();
-    if (s.busy) return new Scratch();  // re-entered (a callback sending objects): a fresh one
+    if (s.busy) return new Scratch();  // re-entered: a fresh one
     s.busy = true;
-    s.writer.reset();
     return s;
   }
 
   private static void release(Scratch s) {
-    s.writer.reset();
-    s.writer.releaseIfLarger(KEEP_BYTES);
     if (s.recv.length > KEEP_BYTES) s.recv = new byte[4096];
     s.busy = false;
   }
@@ -54,12 +50,12 @@ final class ObjectTransport {
   // --- point to point -----------------------------------------------------------------------
 
   static void osend(Comm comm, Object obj, boolean byValue, int dest, int tag) {
-    Scratch s = lease();
+    WireWriter w = WireWriter.lease();
     try {
-      Wire.write(s.writer, obj, byValue);
-      comm.send(s.writer.buf, 0, s.writer.pos, dest, tag);
+      Wire.write(w, obj, byValue);
+      comm.send(w.buf, 0, w.pos, dest, tag);
     } finally {
-      release(s);
+      w.release();
     }
   }
 
@@ -117,9 +113,7 @@ final class ObjectTransport {
       RuntimeException local = null;
       if (atRoot) {
         try {
-          WireWriter w = new WireWriter(256);
-          Wire.write(w, obj, false);
-          bytes = w.toByteArray();
+          bytes = Wire.encode(obj);
           meta[0] = bytes.length;
         } catch (RuntimeException e) {
           local = e;

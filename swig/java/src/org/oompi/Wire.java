@@ -26,16 +26,24 @@ public final class Wire {
   /** The message of obj: a reference if its class is Transportable (null: the null reference),
    *  else its value. Not transportable: IllegalArgumentException naming the class. */
   public static byte[] encode(Object obj) {
-    WireWriter w = new WireWriter(256);
-    write(w, obj, false);
-    return w.toByteArray();
+    WireWriter w = WireWriter.lease();
+    try {
+      write(w, obj, false);
+      return w.toByteArray();
+    } finally {
+      w.release();
+    }
   }
 
   /** The message of a Transportable object written by value (a struct; not null). */
   public static byte[] encodeValue(Object obj) {
-    WireWriter w = new WireWriter(256);
-    write(w, obj, true);
-    return w.toByteArray();
+    WireWriter w = WireWriter.lease();
+    try {
+      write(w, obj, true);
+      return w.toByteArray();
+    } finally {
+      w.release();
+    }
   }
 
   /** Reads a message of {@link #encode} (or C++ {@code osend} of a {@code shared_ptr<T>}, a
@@ -65,9 +73,13 @@ public final class Wire {
   /** A list of objects as one slice of the split collectives: size, then each element (a
    *  reference for a Transportable element type), with one id counter for the whole list. */
   public static byte[] encodeList(List<?> items, Class<?> elementType) {
-    WireWriter w = new WireWriter(256);
-    writeList(w, items, elementType);
-    return w.toByteArray();
+    WireWriter w = WireWriter.lease();
+    try {
+      writeList(w, items, elementType);
+      return w.toByteArray();
+    } finally {
+      w.release();
+    }
   }
 
   public static <T> List<T> decodeList(byte[] message, Class<T> elementType) {

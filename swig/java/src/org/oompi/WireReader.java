@@ -10,8 +10,8 @@ final class WireReader {
   int pos;
   final int end;
 
-  private Object[] objects = new Object[16];
-  private WirePlan.ClassPlan[] plans = new WirePlan.ClassPlan[16];
+  private Object[] objects;
+  private WirePlan.ClassPlan[] plans;
   private int count;
 
   WireReader(byte[] buf, int offset, int length) {
@@ -20,6 +20,9 @@ final class WireReader {
     this.buf = buf;
     this.pos = offset;
     this.end = offset + length;
+    int guess = Math.min(Math.max(16, length / 16), 4096);  // a new object takes >= 4 bytes
+    objects = new Object[guess];
+    plans = new WirePlan.ClassPlan[guess];
   }
 
   /** A new id counter (the next slice of a split collective). */

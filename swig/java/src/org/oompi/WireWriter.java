@@ -23,6 +23,27 @@ final class WireWriter {
   private WirePlan.ClassPlan[] plans = new WirePlan.ClassPlan[16];
   private int count;
 
+  // --- this thread's writer, lent to one message at a time ---------------------------------
+  private static final int KEEP_BYTES = 64 << 20;  // larger buffers are dropped after use
+  private static final ThreadLocal<WireWriter> SCRATCH = ThreadLocal.withInitial(() -> new WireWriter(4096));
+  private boolean busy;
+
+  /** This thread's writer, reset (a fresh one if it is lent already: re-entrant use). */
+  static WireWriter lease() {
+    WireWriter w = SCRATCH.get();
+    if (w.busy) return new WireWriter(256);
+    w.busy = true;
+    w.reset();
+    return w;
+  }
+
+  /** Gives a leased writer back (forgets its objects, keeps its memory unless huge). */
+  void release() {
+    reset();
+    releaseIfLarger(KEEP_BYTES);
+    busy = false;
+  }
+
   WireWriter(int capacity) {
     buf = new byte[Math.max(capacity, 64)];
   }

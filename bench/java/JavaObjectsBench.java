@@ -23,12 +23,12 @@ import org.oompi.Wire;
  * the byte[] sent with comm.send, received with mprobe + a byte[] of the message's size, read
  * with ObjectInputStream) and {@code transportable} (comm.osend / orecv, wire format v1).
  * Metrics: {@code roundtrip_us}, and {@code local_us} (the same serialize + rebuild on rank 0
- * alone, no MPI). Blocks of a few round trips, systems interleaved in an order rotated per round,
- * round 0 a warm-up; the table gives the median over rounds of the per-round ratio
+ * alone, no MPI; rank 1 sleeps meanwhile). An untimed warm-up pass, then blocks of a few round
+ * trips, systems interleaved in an order rotated per round, round 0 left out; the table gives the median over rounds of the per-round ratio
  * java_serialization / transportable. Runs on a thread with a 512 MiB stack (Java serialization
  * recurses once per node). JSON-lines records (docs/bench.md), then the table.
  *
- * Options: --rounds=N (15) --first-round=R --quick --sizes=1,4,...
+ * Options: --rounds=N (25) --first-round=R --quick --sizes=1,4,...
  */
 public final class JavaObjectsBench {
   static final int TOTAL_INTS = 1024;
@@ -169,7 +169,7 @@ public final class JavaObjectsBench {
 
   static void run(String[] args) {
     boolean quick = opt(args, "quick", null) != null;
-    int rounds = Integer.parseInt(opt(args, "rounds", quick ? "2" : "15"));
+    int rounds = Integer.parseInt(opt(args, "rounds", quick ? "2" : "25"));
     int first = Integer.parseInt(opt(args, "first-round", "0"));
     int[] sizes = Arrays.stream(opt(args, "sizes", "1,4,16,64,256,1024,4096,16384").split(","))
         .mapToInt(Integer::parseInt).toArray();
@@ -190,6 +190,21 @@ public final class JavaObjectsBench {
         lists[k] = makeList(sizes[k]);
         sums[k] = checksum(lists[k]);
       }
+      // Warm-up (untimed): every system and size once, so the JIT has compiled both paths.
+      for (int pass = 0; pass < (quick ? 0 : 3); pass++)
+        for (int k = 0; k < sizes.length; k++)
+          for (Sys s : SYSTEMS) {
+            if (rank == 0) {
+              Node h = lists[k];
+              for (int r = 0; r < reps(sizes[k], quick); r++) {
+                s.send(world, h, 1, 98);
+                h = s.recv(world, 1, 98);
+                h = s.decode(s.encode(h));
+              }
+            } else if (rank == 1) {
+              for (int r = 0; r < reps(sizes[k], quick); r++) s.send(world, s.recv(world, 0, 98), 0, 98);
+            }
+          }
       for (int round = 0; round < rounds; round++) {
         for (int k = 0; k < sizes.length; k++) {
           int n = sizes[k], reps = reps(n, quick);

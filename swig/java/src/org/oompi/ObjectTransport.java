@@ -77,8 +77,11 @@ final class ObjectTransport {
     Scratch s = lease();
     try {
       if (s.recv.length < n) s.recv = new byte[(int) Math.max(n, Math.min(2L * s.recv.length, Integer.MAX_VALUE - 16))];
-      m.recv(s.recv);  // the buffer may be longer than the message: MPI takes n bytes
-      return Wire.read(s.recv, 0, (int) n, type, byValue);
+      // the buffer may be longer than the message (MPI takes n bytes), but not much longer: in
+      // copy mode (-Doompi.arrays=copy) the whole array is copied
+      byte[] buf = s.recv.length > Math.max(4096, 4 * n) ? new byte[(int) n] : s.recv;
+      m.recv(buf);
+      return Wire.read(buf, 0, (int) n, type, byValue);
     } finally {
       release(s);
     }

@@ -52,7 +52,9 @@ final class WireWriter {
   void reset() {
     pos = 0;
     if (count > 0) {
-      if (keys.length > (1 << 16)) {
+      // a table much larger than this message needed is dropped, not cleared: a small message
+      // after a big one must not pay for clearing the big table
+      if (keys.length > 1024 && keys.length > 8 * count || keys.length > (1 << 20)) {
         keys = new Object[64];
         ids = new int[64];
         plans = new WirePlan.ClassPlan[16];

@@ -455,6 +455,16 @@ class ObjectsTest {
     if (rank != 0) assertTrue(e.getMessage().contains("another rank"), e.getMessage());
     // still in step
     assertEquals(Integer.valueOf(5), world.obcast(rank == 0 ? 5 : null, Integer.class, 0));
+    // obcast(obj, root) takes the class from obj: null on a non-root rank is refused there,
+    // after the broadcast (so no rank is left waiting)
+    Shape root = GoldenTypes.goldenShape();
+    if (rank == 0) {
+      assertSame(root, world.obcast(root, 0));
+    } else {
+      IllegalArgumentException iae = assertThrows(IllegalArgumentException.class, () -> world.obcast((Shape) null, 0));
+      assertTrue(iae.getMessage().contains("obcast(obj, type, root)"), iae.getMessage());
+    }
+    assertEquals(Integer.valueOf(6), world.obcast(rank == 0 ? 6 : null, Integer.class, 0));
   }
 
   @Test

@@ -370,6 +370,89 @@ class ObjectsTest {
     assertEquals(1, holder.a);
   }
 
+  static class Link {
+    @Transportable int[] data;
+    @Transportable Link next;
+  }
+
+  static final class Tag {
+    @Transportable int v;
+  }
+
+  static final class TaggedLink {
+    @Transportable Tag tag;
+    @Transportable TaggedLink next;
+  }
+
+  static java.nio.ByteBuffer le(int n) {
+    return java.nio.ByteBuffer.allocate(n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** Chains whose only path to their class is the tail link are written without the identity
+   *  table (WirePlan.writeRoot): the same bytes, cycles closed at the right node. */
+  @Test
+  void a07_linearChainsAndCycles() {
+    for (int k = 1; k <= 12; k++) {
+      for (int m = -1; m < k; m++) {
+        Link[] nodes = new Link[k];
+        for (int i = 0; i < k; i++) {
+          nodes[i] = new Link();
+          nodes[i].data = new int[] {i};
+          if (i > 0) nodes[i - 1].next = nodes[i];
+        }
+        if (m >= 0) nodes[k - 1].next = nodes[m];
+        java.nio.ByteBuffer want = le(k * 16 + 4);
+        for (int i = 0; i < k; i++) want.putInt(0x80000000 | (i + 1)).putLong(1).putInt(i);
+        want.putInt(m >= 0 ? m + 1 : 0);
+        assertArrayEquals(want.array(), Wire.encode(nodes[0]), "k=" + k + " cycle to " + m);
+        Link back = Wire.decode(want.array(), Link.class);
+        Link p = back;
+        Link[] got = new Link[k];
+        for (int i = 0; i < k; i++, p = p.next) {
+          got[i] = p;
+          assertEquals(i, p.data[0]);
+        }
+        assertSame(m >= 0 ? got[m] : null, got[k - 1].next);
+      }
+    }
+    // shared objects of another class hanging off the chain: ids interleave with the nodes'
+    Tag t1 = new Tag(), t2 = new Tag();
+    t1.v = 7;
+    t2.v = 8;
+    TaggedLink a = new TaggedLink(), b = new TaggedLink(), c = new TaggedLink();
+    a.tag = t1; a.next = b;
+    b.tag = t2; b.next = c;
+    c.tag = t1; c.next = b;
+    java.nio.ByteBuffer want = le(4 + 8 + 4 + 8 + 4 + 4 + 4);
+    want.putInt(0x80000001).putInt(0x80000002).putInt(7)   // a, t1
+        .putInt(0x80000003).putInt(0x80000004).putInt(8)   // b, t2
+        .putInt(0x80000005).putInt(2)                      // c, t1 again
+        .putInt(3);                                        // c.next = b
+    assertArrayEquals(want.array(), Wire.encode(a));
+    TaggedLink ba = Wire.decode(want.array(), TaggedLink.class);
+    assertSame(ba.tag, ba.next.next.tag);
+    assertSame(ba.next, ba.next.next.next);
+    assertEquals(8, ba.next.tag.v);
+    // a chain node of a subclass is refused as before
+    Link x = new Link();
+    x.data = new int[0];
+    x.next = new Link() {};
+    assertThrows(SerializationException.class, () -> Wire.encode(x));
+    // and long chains still take no stack
+    Link head = new Link(), tail = head;
+    head.data = new int[0];
+    for (int i = 0; i < 1_000_000; i++) {
+      tail.next = new Link();
+      tail = tail.next;
+      tail.data = new int[0];
+    }
+    tail.next = head.next;  // a cycle over a million nodes
+    Link back = Wire.decode(Wire.encode(head), Link.class);
+    Link p = back.next;
+    for (int i = 0; i < 1_000_000; i++) p = p.next;
+    assertSame(back.next, p);
+  }
+
   // --- between ranks --------------------------------------------------------------------------
 
   /** Even ranks send first, odd ranks receive first: no deadlock for large messages. */

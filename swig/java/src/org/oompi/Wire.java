@@ -99,7 +99,10 @@ public final class Wire {
       return;
     }
     WirePlan.Codec codec = WirePlan.top(obj.getClass(), byValue);
-    guarded(() -> codec.write(w, obj));
+    if (codec instanceof WirePlan.RefCodec)
+      guarded(() -> ((WirePlan.RefCodec) codec).writeRoot(w, obj));
+    else
+      guarded(() -> codec.write(w, obj));
   }
 
   static void writeList(WireWriter w, List<?> items, Class<?> elementType) {

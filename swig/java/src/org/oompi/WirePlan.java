@@ -370,6 +370,7 @@ final class WirePlan {
     RefCodec(ClassPlan plan) { this.plan = plan; }
     int minBytes() { return 4; }
     void write(WireWriter w, Object v) { plan.writeRef(w, v); }
+    void writeRoot(WireWriter w, Object v) { plan.writeRoot(w, v); }
     Object read(WireReader r) { return plan.readRef(r); }
   }
 
@@ -552,6 +553,9 @@ final class WirePlan {
   private static final MethodType GETTER = MethodType.methodType(Object.class, Object.class);
   private static final MethodType SETTER = MethodType.methodType(void.class, Object.class, Object.class);
 
+  /** -Doompi.wire.linearChains=false writes every chain through the identity table. */
+  static final boolean LINEAR_CHAINS = !"false".equals(System.getProperty("oompi.wire.linearChains"));
+
   private static final ClassValue<ClassPlan> PLANS = new ClassValue<>() {
     @Override
     protected ClassPlan computeValue(Class<?> type) {
@@ -574,6 +578,9 @@ final class WirePlan {
     private FieldPlan[] head;     // all but the tail link when tailSelf
     private boolean tailSelf;     // the last field is a reference to this very class
     private ClassAccess access;
+    /** tailSelf, and no other field can lead to an object of this class: a message whose root
+     *  is a reference to this class reaches objects of it only along the tail links. */
+    private boolean linear;
 
     static ClassPlan of(Class<?> c) {
       return PLANS.get(c);
@@ -687,6 +694,7 @@ final class WirePlan {
         access = slot != null ? (ClassAccess) slot : new PlainAccess(ctor, tg, ts);
         // a by-value field of this class inside itself would never end
         checkValueCycle(type, type, new ArrayList<>());
+        linear = LINEAR_CHAINS && tailSelf && !reachable(type, chain, last);
       } catch (IllegalArgumentException e) {
         problem = e;
         fields = null;
@@ -694,6 +702,40 @@ final class WirePlan {
         problem = new IllegalArgumentException("oompi: class " + type.getName() + " cannot be transported: " + e, e);
         fields = null;
       }
+    }
+
+    /** Can an object of class target be reached from a transported field of the classes in
+     *  chain other than skip (the tail link), through any field types (static: a field holds
+     *  exactly its declared class)? */
+    private static boolean reachable(Class<?> target, List<Class<?>> chain, Field skip) {
+      ArrayDeque<Type> todo = new ArrayDeque<>();
+      for (Class<?> c : chain)
+        for (Field f : c.getDeclaredFields())
+          if (f != null && !f.equals(skip) && f.isAnnotationPresent(Transportable.class)
+              && !Modifier.isStatic(f.getModifiers()))
+            todo.add(f.getGenericType());
+      List<Class<?>> seen = new ArrayList<>();
+      while (!todo.isEmpty()) {
+        Type t = todo.poll();
+        if (t instanceof ParameterizedType) {
+          todo.addAll(java.util.Arrays.asList(((ParameterizedType) t).getActualTypeArguments()));
+        } else if (t instanceof GenericArrayType) {
+          todo.add(((GenericArrayType) t).getGenericComponentType());
+        } else if (t instanceof Class) {
+          Class<?> c = (Class<?>) t;
+          while (c.isArray()) c = c.getComponentType();
+          if (c == target) return true;
+          if (c.isPrimitive() || simpleCodec(c) != null || seen.contains(c)) continue;
+          seen.add(c);
+          for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass())
+            for (Field f : k.getDeclaredFields())
+              if (f.isAnnotationPresent(Transportable.class) && !Modifier.isStatic(f.getModifiers()))
+                todo.add(f.getGenericType());
+        } else {
+          return true;  // a type variable or wildcard: assume the worst (such fields are refused anyway)
+        }
+      }
+      return false;
     }
 
     private static void checkValueCycle(Class<?> root, Class<?> c, List<Class<?>> path) {
@@ -782,6 +824,74 @@ final class WirePlan {
       FieldPlan[] fs = fields;
       try {
         for (FieldPlan f : fs) f.read(r, o);
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
+    }
+
+    /**
+     * Writes the root reference of a message (nothing written before it). For a linear class the
+     * objects of this class in the message are exactly the chain root, root.next, ... (nothing
+     * else can lead to one), so the chain needs no identity table: a first walk finds where it
+     * ends or closes a cycle (Brent's algorithm: mu nodes before the cycle, lambda in it), the
+     * second writes each node with the next id, and the link that closes the cycle as a
+     * back-reference to node mu. Same bytes as writeRef, without System.identityHashCode on
+     * every node. Other objects reached from the nodes' fields use the table as usual.
+     */
+    void writeRoot(WireWriter w, Object o) {
+      if (!linear || o == null || w.objectCount() != 0) {
+        writeRef(w, o);
+        return;
+      }
+      try {
+        ClassAccess a = access;
+        // Brent: lambda = cycle length (0: the chain ends in null), mu = index of its first node
+        long lambda = 0, mu = -1;
+        {
+          long power = 1, lam = 1;
+          Object tortoise = o, hare = a.tail(o);
+          while (hare != null && tortoise != hare) {
+            if (power == lam) {
+              tortoise = hare;
+              power <<= 1;
+              lam = 0;
+            }
+            hare = a.tail(hare);
+            lam++;
+          }
+          if (hare != null) {
+            lambda = lam;
+            Object t = o, h = o;
+            for (long i = 0; i < lambda; i++) h = a.tail(h);
+            mu = 0;
+            while (t != h) {
+              t = a.tail(t);
+              h = a.tail(h);
+              mu++;
+            }
+          }
+        }
+        long end = mu < 0 ? Long.MAX_VALUE : mu + lambda;  // index of the first repeated node
+        int muId = 0;
+        FieldPlan[] fs = head;
+        long index = 0;
+        for (;;) {
+          if (o == null) {
+            w.i32(0);
+            return;
+          }
+          if (index == end) {
+            w.i32(muId);
+            return;
+          }
+          if (o.getClass() != type) checkClass(o);
+          int id = w.nextId(this);
+          if (index == mu) muId = id;
+          w.i32(0x80000000 | id);
+          for (FieldPlan f : fs) f.write(w, o);
+          o = a.tail(o);
+          index++;
+        }
       } catch (Throwable t) {
         throw rethrow(t);
       }

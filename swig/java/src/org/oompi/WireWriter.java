@@ -200,6 +200,20 @@ final class WireWriter {
     return -id;
   }
 
+  int objectCount() {
+    return count;
+  }
+
+  /** A new id for an object that is not entered in the table (WirePlan's linear chains). */
+  int nextId(WirePlan.ClassPlan plan) {
+    if (count == MAX_ID)
+      throw new SerializationException("oompi: more than 2^31-1 objects in one message");
+    int id = ++count;
+    if (id >= plans.length) plans = Arrays.copyOf(plans, Math.max(id + 1, plans.length * 2));
+    plans[id] = plan;
+    return id;
+  }
+
   WirePlan.ClassPlan planOf(int id) {
     return plans[id];
   }

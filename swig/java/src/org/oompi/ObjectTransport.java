@@ -1,7 +1,6 @@
 package org.oompi;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -68,7 +67,8 @@ final class ObjectTransport {
     if (n > Integer.MAX_VALUE - 16) {
       // cannot land in a Java array: take the message off the queue anyway, then fail
       try {
-        m.recv(ByteBufferHolder.direct(0));  // truncated on purpose: removes it from the queue
+        // truncated on purpose: takes the message off the queue
+        m.recv(java.nio.ByteBuffer.allocateDirect(0).order(java.nio.ByteOrder.nativeOrder()));
       } catch (MPIException ignored) {
         // expected (MPI_ERR_TRUNCATE)
       }
@@ -84,13 +84,6 @@ final class ObjectTransport {
       return Wire.read(buf, 0, (int) n, type, byValue);
     } finally {
       release(s);
-    }
-  }
-
-  /** Direct buffers for the rare paths. */
-  private static final class ByteBufferHolder {
-    static java.nio.ByteBuffer direct(int n) {
-      return java.nio.ByteBuffer.allocateDirect(n).order(java.nio.ByteOrder.nativeOrder());
     }
   }
 
@@ -259,9 +252,5 @@ final class ObjectTransport {
     } finally {
       oc.delete();
     }
-  }
-
-  static byte[] copy(WireWriter w) {
-    return Arrays.copyOf(w.buf, w.pos);
   }
 }

@@ -167,16 +167,6 @@ final class WireWriter {
     return (h ^ (h >>> 16)) & mask;
   }
 
-  /** The id of o if it was written already, else 0. */
-  int idOf(Object o) {
-    Object[] k = keys;
-    int mask = k.length - 1;
-    for (int i = slot(o, mask);; i = (i + 1) & mask) {
-      Object x = k[i];
-      if (x == o) return ids[i];
-      if (x == null) return 0;
-    }
-  }
 
   /** One probe: the id of o if it was written already (returned as is), else registers it
    *  with plan and returns its new id negated. */

@@ -31,16 +31,16 @@ oompi::raw_buffer in(const buffer& b, const char* what) {
 std::shared_ptr<void> hold(const op& o) { return std::make_shared<op>(o); }
 }  // namespace
 
-void comm::barrier() const { live("comm.barrier").c.barrier(); }
+void comm::barrier() const { live_intra("comm.barrier").c.barrier(); }
 
 void comm::bcast(buffer& buf, int root) const {
-  const auto& s = live("comm.bcast");
+  const auto& s = live_intra("comm.bcast");
   out b(buf, "comm.bcast");
   s.c.bcast(b.r, root);
 }
 
 void comm::reduce(const buffer& sendbuf, buffer& recvbuf, const op& operation, int root) const {
-  const auto& s = live("comm.reduce");
+  const auto& s = live_intra("comm.reduce");
   const auto& o = operation.core("comm.reduce");
   auto sb = in(sendbuf, "comm.reduce");
   out rb(recvbuf, "comm.reduce");
@@ -48,14 +48,14 @@ void comm::reduce(const buffer& sendbuf, buffer& recvbuf, const op& operation, i
 }
 
 void comm::reduce_in_place(buffer& buf, const op& operation, int root) const {
-  const auto& s = live("comm.reduce_in_place");
+  const auto& s = live_intra("comm.reduce_in_place");
   const auto& o = operation.core("comm.reduce_in_place");
   out b(buf, "comm.reduce_in_place");
   s.c.reduce(oompi::in_place, b.r, o, root);
 }
 
 void comm::allreduce(const buffer& sendbuf, buffer& recvbuf, const op& operation) const {
-  const auto& s = live("comm.allreduce");
+  const auto& s = live_intra("comm.allreduce");
   const auto& o = operation.core("comm.allreduce");
   auto sb = in(sendbuf, "comm.allreduce");
   out rb(recvbuf, "comm.allreduce");
@@ -63,84 +63,84 @@ void comm::allreduce(const buffer& sendbuf, buffer& recvbuf, const op& operation
 }
 
 void comm::allreduce_in_place(buffer& buf, const op& operation) const {
-  const auto& s = live("comm.allreduce_in_place");
+  const auto& s = live_intra("comm.allreduce_in_place");
   const auto& o = operation.core("comm.allreduce_in_place");
   out b(buf, "comm.allreduce_in_place");
   s.c.allreduce(oompi::in_place, b.r, o);
 }
 
 void comm::gather(const buffer& sendbuf, buffer& recvbuf, int root) const {
-  const auto& s = live("comm.gather");
+  const auto& s = live_intra("comm.gather");
   auto sb = in(sendbuf, "comm.gather");
   out rb(recvbuf, "comm.gather");
   s.c.gather(sb, rb.r, root);
 }
 
 void comm::gather_in_place(buffer& buf, int root) const {
-  const auto& s = live("comm.gather_in_place");
+  const auto& s = live_intra("comm.gather_in_place");
   out b(buf, "comm.gather_in_place");
   s.c.gather(oompi::in_place, b.r, root);
 }
 
 void comm::gatherv(const buffer& sendbuf, buffer& recvbuf, const std::vector<int>& counts,
                    const std::vector<int>& displs, int root) const {
-  const auto& s = live("comm.gatherv");
+  const auto& s = live_intra("comm.gatherv");
   auto sb = in(sendbuf, "comm.gatherv");
   out rb(recvbuf, "comm.gatherv");
   s.c.gatherv(sb, rb.r, counts, displs, root);
 }
 
 void comm::scatter(const buffer& sendbuf, buffer& recvbuf, int root) const {
-  const auto& s = live("comm.scatter");
+  const auto& s = live_intra("comm.scatter");
   auto sb = in(sendbuf, "comm.scatter");
   out rb(recvbuf, "comm.scatter");
   s.c.scatter(sb, rb.r, root);
 }
 
 void comm::scatter_in_place(buffer& buf, int root) const {
-  const auto& s = live("comm.scatter_in_place");
+  const auto& s = live_intra("comm.scatter_in_place");
   out b(buf, "comm.scatter_in_place");
   s.c.scatter(oompi::in_place, b.r, root);
 }
 
 void comm::scatterv(const buffer& sendbuf, const std::vector<int>& counts,
                     const std::vector<int>& displs, buffer& recvbuf, int root) const {
-  const auto& s = live("comm.scatterv");
+  const auto& s = live_intra("comm.scatterv");
   auto sb = in(sendbuf, "comm.scatterv");
   out rb(recvbuf, "comm.scatterv");
   s.c.scatterv(sb, counts, displs, rb.r, root);
 }
 
 void comm::allgather(const buffer& sendbuf, buffer& recvbuf) const {
-  const auto& s = live("comm.allgather");
+  const auto& s = live_intra("comm.allgather");
   auto sb = in(sendbuf, "comm.allgather");
   out rb(recvbuf, "comm.allgather");
   s.c.allgather(sb, rb.r);
 }
 
 void comm::allgather_in_place(buffer& buf) const {
-  const auto& s = live("comm.allgather_in_place");
+  const auto& s = live_intra("comm.allgather_in_place");
   out b(buf, "comm.allgather_in_place");
   s.c.allgather(oompi::in_place, b.r);
 }
 
 void comm::allgatherv(const buffer& sendbuf, buffer& recvbuf, const std::vector<int>& counts,
                       const std::vector<int>& displs) const {
-  const auto& s = live("comm.allgatherv");
+  const auto& s = live_intra("comm.allgatherv");
   auto sb = in(sendbuf, "comm.allgatherv");
   out rb(recvbuf, "comm.allgatherv");
   s.c.allgatherv(sb, rb.r, counts, displs);
 }
 
 void comm::alltoall(const buffer& sendbuf, buffer& recvbuf) const {
-  const auto& s = live("comm.alltoall");
+  const auto& s = live_intra("comm.alltoall");
   auto sb = in(sendbuf, "comm.alltoall");
   out rb(recvbuf, "comm.alltoall");
   s.c.alltoall(sb, rb.r);
 }
 
 void comm::alltoall_in_place(buffer& buf) const {
-  const auto& s = live("comm.alltoall_in_place");
+  const auto& s = live_intra("comm.alltoall_in_place");
   out b(buf, "comm.alltoall_in_place");
   s.c.alltoall(oompi::in_place, b.r);
 }
@@ -149,7 +149,7 @@ void comm::alltoallv(const buffer& sendbuf, const std::vector<int>& sendcounts,
                      const std::vector<int>& senddispls, buffer& recvbuf,
                      const std::vector<int>& recvcounts,
                      const std::vector<int>& recvdispls) const {
-  const auto& s = live("comm.alltoallv");
+  const auto& s = live_intra("comm.alltoallv");
   auto sb = in(sendbuf, "comm.alltoallv");
   out rb(recvbuf, "comm.alltoallv");
   s.c.alltoallv(sb, sendcounts, senddispls, rb.r, recvcounts, recvdispls);
@@ -157,7 +157,7 @@ void comm::alltoallv(const buffer& sendbuf, const std::vector<int>& sendcounts,
 
 void comm::reduce_scatter_block(const buffer& sendbuf, buffer& recvbuf,
                                 const op& operation) const {
-  const auto& s = live("comm.reduce_scatter_block");
+  const auto& s = live_intra("comm.reduce_scatter_block");
   const auto& o = operation.core("comm.reduce_scatter_block");
   auto sb = in(sendbuf, "comm.reduce_scatter_block");
   out rb(recvbuf, "comm.reduce_scatter_block");
@@ -166,7 +166,7 @@ void comm::reduce_scatter_block(const buffer& sendbuf, buffer& recvbuf,
 
 void comm::reduce_scatter(const buffer& sendbuf, buffer& recvbuf, const std::vector<int>& counts,
                           const op& operation) const {
-  const auto& s = live("comm.reduce_scatter");
+  const auto& s = live_intra("comm.reduce_scatter");
   const auto& o = operation.core("comm.reduce_scatter");
   auto sb = in(sendbuf, "comm.reduce_scatter");
   out rb(recvbuf, "comm.reduce_scatter");
@@ -174,7 +174,7 @@ void comm::reduce_scatter(const buffer& sendbuf, buffer& recvbuf, const std::vec
 }
 
 void comm::scan(const buffer& sendbuf, buffer& recvbuf, const op& operation) const {
-  const auto& s = live("comm.scan");
+  const auto& s = live_intra("comm.scan");
   const auto& o = operation.core("comm.scan");
   auto sb = in(sendbuf, "comm.scan");
   out rb(recvbuf, "comm.scan");
@@ -182,14 +182,14 @@ void comm::scan(const buffer& sendbuf, buffer& recvbuf, const op& operation) con
 }
 
 void comm::scan_in_place(buffer& buf, const op& operation) const {
-  const auto& s = live("comm.scan_in_place");
+  const auto& s = live_intra("comm.scan_in_place");
   const auto& o = operation.core("comm.scan_in_place");
   out b(buf, "comm.scan_in_place");
   s.c.scan(oompi::in_place, b.r, o);
 }
 
 void comm::exscan(const buffer& sendbuf, buffer& recvbuf, const op& operation) const {
-  const auto& s = live("comm.exscan");
+  const auto& s = live_intra("comm.exscan");
   const auto& o = operation.core("comm.exscan");
   auto sb = in(sendbuf, "comm.exscan");
   out rb(recvbuf, "comm.exscan");
@@ -197,7 +197,7 @@ void comm::exscan(const buffer& sendbuf, buffer& recvbuf, const op& operation) c
 }
 
 void comm::exscan_in_place(buffer& buf, const op& operation) const {
-  const auto& s = live("comm.exscan_in_place");
+  const auto& s = live_intra("comm.exscan_in_place");
   const auto& o = operation.core("comm.exscan_in_place");
   out b(buf, "comm.exscan_in_place");
   s.c.exscan(oompi::in_place, b.r, o);
@@ -206,13 +206,13 @@ void comm::exscan_in_place(buffer& buf, const op& operation) const {
 // --- nonblocking ---------------------------------------------------------------------------
 
 request comm::ibarrier() const {
-  const auto& s = live("comm.ibarrier");
+  const auto& s = live_intra("comm.ibarrier");
   detail::drain();
   return request(s.c.ibarrier());
 }
 
 request comm::ibcast(async_buffer& buf, int root) const {
-  const auto& s = live("comm.ibcast");
+  const auto& s = live_intra("comm.ibcast");
   out b(buf, "comm.ibcast");
   detail::drain();
   return request(owning(s.c.ibcast(b.r, root), &buf));
@@ -220,7 +220,7 @@ request comm::ibcast(async_buffer& buf, int root) const {
 
 request comm::ireduce(const async_buffer& sendbuf, async_buffer& recvbuf, const op& operation,
                       int root) const {
-  const auto& s = live("comm.ireduce");
+  const auto& s = live_intra("comm.ireduce");
   const auto& o = operation.core("comm.ireduce");
   auto sb = in(sendbuf, "comm.ireduce");
   out rb(recvbuf, "comm.ireduce");
@@ -230,7 +230,7 @@ request comm::ireduce(const async_buffer& sendbuf, async_buffer& recvbuf, const 
 
 request comm::iallreduce(const async_buffer& sendbuf, async_buffer& recvbuf,
                          const op& operation) const {
-  const auto& s = live("comm.iallreduce");
+  const auto& s = live_intra("comm.iallreduce");
   const auto& o = operation.core("comm.iallreduce");
   auto sb = in(sendbuf, "comm.iallreduce");
   out rb(recvbuf, "comm.iallreduce");
@@ -239,7 +239,7 @@ request comm::iallreduce(const async_buffer& sendbuf, async_buffer& recvbuf,
 }
 
 request comm::iallreduce_in_place(async_buffer& buf, const op& operation) const {
-  const auto& s = live("comm.iallreduce_in_place");
+  const auto& s = live_intra("comm.iallreduce_in_place");
   const auto& o = operation.core("comm.iallreduce_in_place");
   out b(buf, "comm.iallreduce_in_place");
   detail::drain();
@@ -247,7 +247,7 @@ request comm::iallreduce_in_place(async_buffer& buf, const op& operation) const 
 }
 
 request comm::igather(const async_buffer& sendbuf, async_buffer& recvbuf, int root) const {
-  const auto& s = live("comm.igather");
+  const auto& s = live_intra("comm.igather");
   auto sb = in(sendbuf, "comm.igather");
   out rb(recvbuf, "comm.igather");
   detail::drain();
@@ -257,7 +257,7 @@ request comm::igather(const async_buffer& sendbuf, async_buffer& recvbuf, int ro
 request comm::igatherv(const async_buffer& sendbuf, async_buffer& recvbuf,
                        const std::vector<int>& counts, const std::vector<int>& displs,
                        int root) const {
-  const auto& s = live("comm.igatherv");
+  const auto& s = live_intra("comm.igatherv");
   auto sb = in(sendbuf, "comm.igatherv");
   out rb(recvbuf, "comm.igatherv");
   detail::drain();
@@ -265,7 +265,7 @@ request comm::igatherv(const async_buffer& sendbuf, async_buffer& recvbuf,
 }
 
 request comm::iscatter(const async_buffer& sendbuf, async_buffer& recvbuf, int root) const {
-  const auto& s = live("comm.iscatter");
+  const auto& s = live_intra("comm.iscatter");
   auto sb = in(sendbuf, "comm.iscatter");
   out rb(recvbuf, "comm.iscatter");
   detail::drain();
@@ -274,7 +274,7 @@ request comm::iscatter(const async_buffer& sendbuf, async_buffer& recvbuf, int r
 
 request comm::iscatterv(const async_buffer& sendbuf, const std::vector<int>& counts,
                         const std::vector<int>& displs, async_buffer& recvbuf, int root) const {
-  const auto& s = live("comm.iscatterv");
+  const auto& s = live_intra("comm.iscatterv");
   auto sb = in(sendbuf, "comm.iscatterv");
   out rb(recvbuf, "comm.iscatterv");
   detail::drain();
@@ -282,7 +282,7 @@ request comm::iscatterv(const async_buffer& sendbuf, const std::vector<int>& cou
 }
 
 request comm::iallgather(const async_buffer& sendbuf, async_buffer& recvbuf) const {
-  const auto& s = live("comm.iallgather");
+  const auto& s = live_intra("comm.iallgather");
   auto sb = in(sendbuf, "comm.iallgather");
   out rb(recvbuf, "comm.iallgather");
   detail::drain();
@@ -291,7 +291,7 @@ request comm::iallgather(const async_buffer& sendbuf, async_buffer& recvbuf) con
 
 request comm::iallgatherv(const async_buffer& sendbuf, async_buffer& recvbuf,
                           const std::vector<int>& counts, const std::vector<int>& displs) const {
-  const auto& s = live("comm.iallgatherv");
+  const auto& s = live_intra("comm.iallgatherv");
   auto sb = in(sendbuf, "comm.iallgatherv");
   out rb(recvbuf, "comm.iallgatherv");
   detail::drain();
@@ -299,7 +299,7 @@ request comm::iallgatherv(const async_buffer& sendbuf, async_buffer& recvbuf,
 }
 
 request comm::ialltoall(const async_buffer& sendbuf, async_buffer& recvbuf) const {
-  const auto& s = live("comm.ialltoall");
+  const auto& s = live_intra("comm.ialltoall");
   auto sb = in(sendbuf, "comm.ialltoall");
   out rb(recvbuf, "comm.ialltoall");
   detail::drain();
@@ -310,7 +310,7 @@ request comm::ialltoallv(const async_buffer& sendbuf, const std::vector<int>& se
                          const std::vector<int>& senddispls, async_buffer& recvbuf,
                          const std::vector<int>& recvcounts,
                          const std::vector<int>& recvdispls) const {
-  const auto& s = live("comm.ialltoallv");
+  const auto& s = live_intra("comm.ialltoallv");
   auto sb = in(sendbuf, "comm.ialltoallv");
   out rb(recvbuf, "comm.ialltoallv");
   detail::drain();
@@ -321,7 +321,7 @@ request comm::ialltoallv(const async_buffer& sendbuf, const std::vector<int>& se
 
 request comm::ireduce_scatter_block(const async_buffer& sendbuf, async_buffer& recvbuf,
                                     const op& operation) const {
-  const auto& s = live("comm.ireduce_scatter_block");
+  const auto& s = live_intra("comm.ireduce_scatter_block");
   const auto& o = operation.core("comm.ireduce_scatter_block");
   auto sb = in(sendbuf, "comm.ireduce_scatter_block");
   out rb(recvbuf, "comm.ireduce_scatter_block");
@@ -332,7 +332,7 @@ request comm::ireduce_scatter_block(const async_buffer& sendbuf, async_buffer& r
 
 request comm::iscan(const async_buffer& sendbuf, async_buffer& recvbuf,
                     const op& operation) const {
-  const auto& s = live("comm.iscan");
+  const auto& s = live_intra("comm.iscan");
   const auto& o = operation.core("comm.iscan");
   auto sb = in(sendbuf, "comm.iscan");
   out rb(recvbuf, "comm.iscan");
@@ -342,7 +342,7 @@ request comm::iscan(const async_buffer& sendbuf, async_buffer& recvbuf,
 
 request comm::iexscan(const async_buffer& sendbuf, async_buffer& recvbuf,
                       const op& operation) const {
-  const auto& s = live("comm.iexscan");
+  const auto& s = live_intra("comm.iexscan");
   const auto& o = operation.core("comm.iexscan");
   auto sb = in(sendbuf, "comm.iexscan");
   out rb(recvbuf, "comm.iexscan");

@@ -25,10 +25,52 @@ const comm::state& comm::live(const char* what) const {
   return *st_;
 }
 
-MPI_Comm comm::native(const char* what) const { return live(what).c.native(); }
+const comm::state& comm::live_intra(const char* what) const {
+  const auto& s = live(what);
+  if (s.inter())
+    throw std::logic_error(std::string(what) +
+                           ": collectives on intercommunicators are not in oompi's bindings "
+                           "yet; merge() the intercommunicator into an intracommunicator");
+  return s;
+}
 
-int comm::rank() const { return live("comm.rank").c.rank(); }
-int comm::size() const { return live("comm.size").c.size(); }
+std::shared_ptr<comm::state> comm::state::adopt(MPI_Comm h, bool own) {
+  int inter = 0;
+  if (const int rc = MPI_Comm_test_inter(h, &inter); rc != MPI_SUCCESS) {
+    if (own) MPI_Comm_free(&h);
+    oompi::detail::throw_mpi_error("MPI_Comm_test_inter", rc);
+  }
+  try {
+    if (inter) {
+      auto s = std::make_shared<state>(oompi::intracommunicator(), own);
+      s->ic = oompi::intercommunicator(h, false);
+      s->pt = &s->ic;
+      return s;
+    }
+    auto s = std::make_shared<state>(oompi::intracommunicator(h, false), own);
+    switch (oompi::topology_of(s->c)) {
+      case oompi::topology_kind::cartesian:
+        s->cart = std::make_unique<oompi::cartesian_communicator>(h, false);
+        break;
+      case oompi::topology_kind::dist_graph:
+        s->dgraph = std::make_unique<oompi::dist_graph_communicator>(h, false);
+        break;
+      case oompi::topology_kind::graph:
+        s->graph = std::make_unique<oompi::graph_communicator>(h, false);
+        break;
+      default: break;
+    }
+    return s;
+  } catch (...) {
+    if (own && oompi::detail::mpi_usable()) MPI_Comm_free(&h);
+    throw;
+  }
+}
+
+MPI_Comm comm::native(const char* what) const { return live(what).handle(); }
+
+int comm::rank() const { return live("comm.rank").pt->rank(); }
+int comm::size() const { return live("comm.size").pt->size(); }
 bool comm::is_null() const noexcept { return !st_ || st_->closed; }
 
 comm comm::dup() const {
@@ -36,24 +78,22 @@ comm comm::dup() const {
   oompi::detail::require_running("MPI_Comm_dup");
   detail::drain();
   MPI_Comm h = MPI_COMM_NULL;
-  OOMPI_CHECK(MPI_Comm_dup, (s.c.native(), &h));
-  try {
-    return comm(std::make_shared<state>(oompi::intracommunicator(h, false), true));
-  } catch (...) {
-    MPI_Comm_free(&h);
-    throw;
-  }
+  OOMPI_CHECK(MPI_Comm_dup, (s.pt->native(), &h));
+  return comm(state::adopt(h, true));  // frees h if it throws
 }
 
 void comm::close() {
   if (!st_ || st_->closed) return;
-  if (st_->owned && oompi::detail::mpi_usable()) {
-    MPI_Comm h = st_->c.native();
-    st_->c = oompi::intracommunicator();
-    OOMPI_CHECK(MPI_Comm_free, (&h));
-  }
+  MPI_Comm h = st_->handle();
+  st_->cart.reset();
+  st_->dgraph.reset();
+  st_->graph.reset();
   st_->c = oompi::intracommunicator();
+  st_->ic = oompi::intercommunicator();
+  st_->pt = &st_->c;
   st_->closed = true;
+  if (st_->owned && h != MPI_COMM_NULL && oompi::detail::mpi_usable())
+    OOMPI_CHECK(MPI_Comm_free, (&h));
 }
 
 // --- point-to-point ----------------------------------------------------------------------
@@ -61,20 +101,20 @@ void comm::close() {
 void comm::send(const buffer& buf, int dest, int tag) const {
   const auto& s = live("comm.send");
   check_buffer(buf, "comm.send");
-  s.c.send(raw(buf), dest, tag);
+  s.pt->send(raw(buf), dest, tag);
 }
 
 void comm::ssend(const buffer& buf, int dest, int tag) const {
   const auto& s = live("comm.ssend");
   check_buffer(buf, "comm.ssend");
-  s.c.ssend(raw(buf), dest, tag);
+  s.pt->ssend(raw(buf), dest, tag);
 }
 
 status comm::recv(buffer& buf, int source, int tag) const {
   const auto& s = live("comm.recv");
   check_buffer(buf, "comm.recv");
   auto rb = raw(buf);
-  return status(s.c.recv(rb, source, tag));
+  return status(s.pt->recv(rb, source, tag));
 }
 
 status comm::sendrecv(const buffer& sendbuf, int dest, int sendtag, buffer& recvbuf, int source,
@@ -83,7 +123,7 @@ status comm::sendrecv(const buffer& sendbuf, int dest, int sendtag, buffer& recv
   check_buffer(sendbuf, "comm.sendrecv");
   check_buffer(recvbuf, "comm.sendrecv");
   auto rb = raw(recvbuf);
-  return status(s.c.sendrecv(raw(sendbuf), dest, sendtag, rb, source, recvtag));
+  return status(s.pt->sendrecv(raw(sendbuf), dest, sendtag, rb, source, recvtag));
 }
 
 request comm::isend(const async_buffer& buf, int dest, int tag) const {
@@ -91,7 +131,7 @@ request comm::isend(const async_buffer& buf, int dest, int tag) const {
   check_buffer(buf, "comm.isend");
   detail::drain();
   auto sb = raw(buf);  // an lvalue: borrowed by the core, owned through buf.keep
-  return request(detail::owning(s.c.isend(sb, dest, tag), &buf));
+  return request(detail::owning(s.pt->isend(sb, dest, tag), &buf));
 }
 
 request comm::irecv(async_buffer& buf, int source, int tag) const {
@@ -99,15 +139,15 @@ request comm::irecv(async_buffer& buf, int source, int tag) const {
   check_buffer(buf, "comm.irecv");
   detail::drain();
   auto rb = raw(buf);
-  return request(detail::owning(s.c.irecv(rb, source, tag), &buf));
+  return request(detail::owning(s.pt->irecv(rb, source, tag), &buf));
 }
 
 status comm::probe(int source, int tag) const {
-  return status(live("comm.probe").c.probe(source, tag));
+  return status(live("comm.probe").pt->probe(source, tag));
 }
 
 status* comm::iprobe(int source, int tag) const {
-  auto s = live("comm.iprobe").c.iprobe(source, tag);
+  auto s = live("comm.iprobe").pt->iprobe(source, tag);
   return s ? new status(*s) : nullptr;
 }
 
@@ -131,13 +171,13 @@ namespace oompi::rt {
 void comm::bsend(const buffer& buf, int dest, int tag) const {
   const auto& s = live("comm.bsend");
   check_buffer(buf, "comm.bsend");
-  s.c.bsend(raw(buf), dest, tag);
+  s.pt->bsend(raw(buf), dest, tag);
 }
 
 void comm::rsend(const buffer& buf, int dest, int tag) const {
   const auto& s = live("comm.rsend");
   check_buffer(buf, "comm.rsend");
-  s.c.rsend(raw(buf), dest, tag);
+  s.pt->rsend(raw(buf), dest, tag);
 }
 
 status comm::sendrecv_replace(buffer& buf, int dest, int sendtag, int source,
@@ -145,7 +185,7 @@ status comm::sendrecv_replace(buffer& buf, int dest, int sendtag, int source,
   const auto& s = live("comm.sendrecv_replace");
   check_buffer(buf, "comm.sendrecv_replace");
   auto rb = raw(buf);
-  return status(s.c.sendrecv_replace(rb, dest, sendtag, source, recvtag));
+  return status(s.pt->sendrecv_replace(rb, dest, sendtag, source, recvtag));
 }
 
 request comm::issend(const async_buffer& buf, int dest, int tag) const {
@@ -153,7 +193,7 @@ request comm::issend(const async_buffer& buf, int dest, int tag) const {
   check_buffer(buf, "comm.issend");
   detail::drain();
   auto sb = raw(buf);
-  return request(detail::owning(s.c.issend(sb, dest, tag), &buf));
+  return request(detail::owning(s.pt->issend(sb, dest, tag), &buf));
 }
 
 request comm::ibsend(const async_buffer& buf, int dest, int tag) const {
@@ -161,7 +201,7 @@ request comm::ibsend(const async_buffer& buf, int dest, int tag) const {
   check_buffer(buf, "comm.ibsend");
   detail::drain();
   auto sb = raw(buf);
-  return request(detail::owning(s.c.ibsend(sb, dest, tag), &buf));
+  return request(detail::owning(s.pt->ibsend(sb, dest, tag), &buf));
 }
 
 request comm::irsend(const async_buffer& buf, int dest, int tag) const {
@@ -169,7 +209,7 @@ request comm::irsend(const async_buffer& buf, int dest, int tag) const {
   check_buffer(buf, "comm.irsend");
   detail::drain();
   auto sb = raw(buf);
-  return request(detail::owning(s.c.irsend(sb, dest, tag), &buf));
+  return request(detail::owning(s.pt->irsend(sb, dest, tag), &buf));
 }
 
 // The persistent request owns the buffer's keep-alive for its whole life (not one operation).
@@ -178,7 +218,7 @@ request comm::irsend(const async_buffer& buf, int dest, int tag) const {
     const auto& s = live("comm." #name);                                           \
     check_buffer(buf, "comm." #name);                                              \
     detail::drain();                                                               \
-    auto p = s.c.name(raw(buf), dest, tag);                                        \
+    auto p = s.pt->name(raw(buf), dest, tag);                                        \
     return request(std::move(p), std::move(buf.keep));                             \
   }
 OOMPI_RT_SEND_INIT(send_init)
@@ -192,21 +232,21 @@ request comm::recv_init(async_buffer& buf, int source, int tag) const {
   check_buffer(buf, "comm.recv_init");
   detail::drain();
   auto rb = raw(buf);
-  auto p = s.c.recv_init(rb, source, tag);
+  auto p = s.pt->recv_init(rb, source, tag);
   return request(std::move(p), std::move(buf.keep));
 }
 
 message comm::mprobe(int source, int tag) const {
   live("comm.mprobe");
   auto st = std::make_shared<message::state>();
-  st->m = st_->c.mprobe(source, tag);
+  st->m = st_->pt->mprobe(source, tag);
   st->c = st_;
   return message(std::move(st));
 }
 
 message* comm::improbe(int source, int tag) const {
   live("comm.improbe");
-  auto m = st_->c.improbe(source, tag);
+  auto m = st_->pt->improbe(source, tag);
   if (!m) return nullptr;
   auto st = std::make_shared<message::state>();
   st->m = std::move(*m);

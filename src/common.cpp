@@ -68,6 +68,13 @@ MPI_Op builtin_op(op_kind k) {
   throw std::invalid_argument("oompi: unknown op kind " + std::to_string(static_cast<int>(k)));
 }
 
+comparison to_comparison(int r) {
+  if (r == MPI_IDENT) return comparison::ident;
+  if (r == MPI_CONGRUENT) return comparison::congruent;
+  if (r == MPI_SIMILAR) return comparison::similar;
+  return comparison::unequal;
+}
+
 void throw_closed(const char* what, const char* object) {
   throw closed_error(std::string(what) + ": this " + object + " has been closed");
 }

@@ -287,6 +287,13 @@ std::string datatype::name() const {
 
 bool datatype::is_builtin() const { return !checked(st_, "datatype.is_builtin")->owned; }
 
+int datatype::element_kind() const {
+  const MPI_Datatype h = checked(st_, "datatype.element_kind")->handle;
+  for (int k = 0; k < type_kind_count; ++k)
+    if (detail::builtin_type(static_cast<type_kind>(k)) == h) return k;
+  return -1;
+}
+
 bool datatype::is_null() const noexcept { return !st_ || st_->closed; }
 
 void datatype::close() {

@@ -11,10 +11,9 @@ std::shared_ptr<comm::state> wrap(MPI_Comm h, const char* what) {
   oompi::detail::require_running(what);
   if (h == MPI_COMM_NULL) throw std::invalid_argument(std::string(what) + ": MPI_COMM_NULL");
   int inter = 0;
-  OOMPI_CHECK(MPI_Comm_test_inter, (h, &inter));  // also rejects what is not a communicator
-  if (inter) throw std::invalid_argument(std::string(what) + ": an intercommunicator");
+  OOMPI_CHECK(MPI_Comm_test_inter, (h, &inter));  // rejects what is not a communicator
   OOMPI_CHECK(MPI_Comm_set_errhandler, (h, MPI_ERRORS_RETURN));
-  return std::make_shared<comm::state>(oompi::intracommunicator(h, false), false);
+  return comm::state::adopt(h, false);
 }
 }  // namespace
 

@@ -32,7 +32,7 @@ status message::recv(buffer& buf) {
   detail::check_buffer(buf, "message.recv");
   auto rb = detail::raw(buf);
   s.received = true;  // MPI_Mrecv uses the handle up even when it fails
-  return status(s.c->c.mrecv(rb, s.m));
+  return status(s.c->pt->mrecv(rb, s.m));
 }
 
 request message::irecv(async_buffer& buf) {
@@ -42,7 +42,7 @@ request message::irecv(async_buffer& buf) {
   detail::drain();
   auto rb = detail::raw(buf);
   s.received = true;
-  return request(detail::owning(s.c->c.imrecv(rb, s.m), &buf));
+  return request(detail::owning(s.c->pt->imrecv(rb, s.m), &buf));
 }
 
 }  // namespace oompi::rt

@@ -12,6 +12,7 @@ struct reclaim_list {
   std::mutex mutex;
   std::atomic<bool> nonempty{false};
   std::vector<MPI_Datatype> types;
+  std::vector<MPI_Group> groups;
   std::vector<oompi::request> orphans;
   std::vector<MPI_Comm*> comms;
 };
@@ -29,6 +30,18 @@ void defer_type_free(MPI_Datatype type) noexcept {
   try {
     std::lock_guard<std::mutex> lock(l.mutex);
     l.types.push_back(type);
+    l.nonempty.store(true, std::memory_order_release);
+  } catch (...) {
+    // Out of memory: leak the handle rather than free it on the wrong thread.
+  }
+}
+
+void defer_group_free(MPI_Group group) noexcept {
+  if (group == MPI_GROUP_NULL || group == MPI_GROUP_EMPTY || !oompi::detail::mpi_usable()) return;
+  auto& l = list();
+  try {
+    std::lock_guard<std::mutex> lock(l.mutex);
+    l.groups.push_back(group);
     l.nonempty.store(true, std::memory_order_release);
   } catch (...) {
     // Out of memory: leak the handle rather than free it on the wrong thread.
@@ -54,10 +67,12 @@ void drain() noexcept {
   if (!l.nonempty.load(std::memory_order_acquire)) return;
   if (!oompi::detail::mpi_usable()) return;
   std::vector<MPI_Datatype> types;
+  std::vector<MPI_Group> groups;
   std::vector<oompi::request> done;
   {
     std::lock_guard<std::mutex> lock(l.mutex);
     types.swap(l.types);
+    groups.swap(l.groups);
     for (std::size_t i = 0; i < l.orphans.size();) {
       int flag = 0;
       if (MPI_Test(&l.orphans[i].native_handle(), &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
@@ -73,17 +88,20 @@ void drain() noexcept {
     l.nonempty.store(!l.orphans.empty(), std::memory_order_release);
   }
   for (auto& t : types) MPI_Type_free(&t);
+  for (auto& g : groups) MPI_Group_free(&g);
   for (auto& r : done) r.on_complete();  // drops pins / global refs / Py_buffers
 }
 
 void drain_before_finalize() noexcept {
   auto& l = list();
   std::vector<MPI_Datatype> types;
+  std::vector<MPI_Group> groups;
   std::vector<oompi::request> orphans;
   std::vector<MPI_Comm*> comms;
   {
     std::lock_guard<std::mutex> lock(l.mutex);
     types.swap(l.types);
+    groups.swap(l.groups);
     orphans.swap(l.orphans);
     comms.swap(l.comms);
     l.nonempty.store(false, std::memory_order_release);
@@ -107,6 +125,7 @@ void drain_before_finalize() noexcept {
     }
   }
   for (auto& t : types) MPI_Type_free(&t);
+  for (auto& g : groups) MPI_Group_free(&g);
   for (MPI_Comm* c : comms)
     if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
 }

@@ -35,6 +35,7 @@
 %constant int any_tag = MPI_ANY_TAG;
 %constant int proc_null = MPI_PROC_NULL;
 %constant int root = MPI_ROOT;
+%constant int undefined = MPI_UNDEFINED;  // split color of no part; rank outside a group
 %constant int success = MPI_SUCCESS;
 // MPI error classes (compare with the exception's error class).
 %constant int err_buffer = MPI_ERR_BUFFER;
@@ -71,6 +72,13 @@ namespace oompi { namespace rt { struct buffer; struct async_buffer; class statu
 %include <attribute.i>
 %attribute(oompi::rt::comm, int, rank, rank);
 %attribute(oompi::rt::comm, int, size, size);
+%attributestring(oompi::rt::comm, std::string, name, name, set_name);
+%attribute(oompi::rt::group, int, size, size);
+%attribute(oompi::rt::group, int, rank, rank);
+%attribute(oompi::rt::topo_comm, int, in_degree, in_degree);
+%attribute(oompi::rt::topo_comm, int, out_degree, out_degree);
+%attribute(oompi::rt::cart_comm, int, ndims, ndims);
+%attribute(oompi::rt::intercomm, int, remote_size, remote_size);
 %attribute(oompi::rt::message, int, source, source);
 %attribute(oompi::rt::message, int, tag, tag);
 %attribute(oompi::rt::message, int64_t, count_bytes, count_bytes);
@@ -115,5 +123,8 @@ namespace std {
 %include <oompi/rt/request.hpp>
 %include <oompi/rt/message.hpp>
 %include <oompi/rt/buffer_attachment.hpp>
+%include <oompi/rt/group.hpp>
 %include <oompi/rt/comm.hpp>
+%include <oompi/rt/topology.hpp>
+%include <oompi/rt/intercomm.hpp>
 %include <oompi/rt/environment.hpp>

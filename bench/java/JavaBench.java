@@ -7,7 +7,7 @@ import org.oompi.Comm;
 import org.oompi.Datatype;
 import org.oompi.Environment;
 import org.oompi.Op;
-import org.oompi.UserFunction;
+import org.oompi.NativeUserFunction;
 
 /**
  * Java benches (issue 5), JSON-lines records as in docs/bench.md.
@@ -38,7 +38,7 @@ public final class JavaBench {
   }
 
   /** A user op: sum of ints, over the addresses MPI passes. */
-  static final class SumInts extends UserFunction {
+  static final class SumInts extends NativeUserFunction {
     long calls;
     @Override
     public void call(long in, long inout, int count, long extent, Datatype type) {

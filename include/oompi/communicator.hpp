@@ -81,6 +81,12 @@ public:
   MPI_Comm native() const noexcept { return comm_; }
   bool is_null() const noexcept { return comm_ == MPI_COMM_NULL; }
   bool owned() const noexcept { return owned_; }
+  /// Gives up the handle without freeing it; the caller frees it (MPI_Comm_free). This object
+  /// becomes null.
+  MPI_Comm release() noexcept {
+    owned_ = false;
+    return std::exchange(comm_, MPI_COMM_NULL);
+  }
 
   /// The port to process `rank`: `comm[r] << x`, `comm[r] >> y`.
   port operator[](int rank) const noexcept;

@@ -76,6 +76,11 @@ public:
   MPI_Group native() const noexcept { return g_; }
   bool is_null() const noexcept { return g_ == MPI_GROUP_NULL; }
   bool owned() const noexcept { return owned_; }
+  /// Gives up the handle without freeing it; the caller frees it (MPI_Group_free).
+  MPI_Group release() noexcept {
+    owned_ = false;
+    return std::exchange(g_, MPI_GROUP_NULL);
+  }
 
   /// Number of members.
   int size() const {

@@ -9,6 +9,7 @@
 #include <oompi/rt/comm.hpp>
 
 #include <oompi/communicator.hpp>
+#include <oompi/topology.hpp>
 
 #include <memory>
 #include <string>
@@ -17,11 +18,24 @@
 namespace oompi::rt {
 
 struct comm::state {
-  oompi::intracommunicator c;  // never owning: this state decides when to free
+  // Views of one handle, none owning: this state decides when to free it.
+  oompi::intracommunicator c;   // an intracommunicator (also one with a topology)
+  oompi::intercommunicator ic;  // or an intercommunicator
+  const oompi::communicator* pt = &c;  // point-to-point: &c or &ic
+  std::unique_ptr<oompi::cartesian_communicator> cart;  // set when the handle has that topology
+  std::unique_ptr<oompi::dist_graph_communicator> dgraph;
+  std::unique_ptr<oompi::graph_communicator> graph;
   bool owned = false;
   bool closed = false;
   explicit state(oompi::intracommunicator&& ic, bool own) : c(std::move(ic)), owned(own) {}
+  state(const state&) = delete;
+  state& operator=(const state&) = delete;
   // Not freed here: MPI_Comm_free is collective and this may be a finalizer thread.
+
+  /// The state of a handle of any kind (inter, topologies), tested once here.
+  static std::shared_ptr<state> adopt(MPI_Comm h, bool own);
+  bool inter() const noexcept { return pt == &ic; }
+  MPI_Comm handle() const noexcept { return pt->native(); }
 };
 
 namespace detail {

@@ -14,6 +14,8 @@ namespace oompi::rt::detail {
 
 /// Frees a derived datatype later, on the MPI thread (never after MPI_Finalize).
 void defer_type_free(MPI_Datatype type) noexcept;
+/// Frees a group later, on the MPI thread (never after MPI_Finalize).
+void defer_group_free(MPI_Group group) noexcept;
 /// Takes a pending request whose owner is gone; completes it later, keeping its memory alive.
 void orphan(oompi::request&& r) noexcept;
 /// Completes finished orphans and frees deferred types. Cheap (one atomic load) when idle.

@@ -64,6 +64,26 @@
   $1 = &tmp;
 %}
 
+// --- counts, displacements, ranks, coordinates: C# arrays ----------------------------------
+// const std::vector<int>& takes an int[] (long[] for long long), std::vector<int> returns one;
+// they travel through std_vector.i's IntVector/Int64Vector. Expanded by oompi.i after those
+// templates, which keep their own methods.
+%define OOMPI_CS_ARRAY_VECTOR(CTYPE, CSTYPE, PROXY)
+%typemap(cstype) const std::vector<CTYPE>&, std::vector<CTYPE> #CSTYPE "[]"
+%typemap(csin, pre="    using var temp$csinput = new PROXY($csinput ?? throw new global::System.ArgumentNullException(nameof($csinput)));")
+    const std::vector<CTYPE>& "PROXY.getCPtr(temp$csinput)"
+%typemap(csout, excode=SWIGEXCODE) std::vector<CTYPE> {
+    using var v = new PROXY($imcall, true);$excode
+    var a = new CSTYPE[v.Count];
+    v.CopyTo(a);
+    return a;
+  }
+%enddef
+%define OOMPI_VECTOR_TYPEMAPS
+OOMPI_CS_ARRAY_VECTOR(int, int, IntVector)
+OOMPI_CS_ARRAY_VECTOR(long long, long, Int64Vector)
+%enddef
+
 // --- statuses: plain C# objects (src/Status.cs), returned by value from the native call ------
 %typemap(ctype) oompi::rt::status, oompi::rt::status* "oompi_cs_status"
 %typemap(imtype) oompi::rt::status, oompi::rt::status* "StatusData"
@@ -106,6 +126,31 @@
 %enddef
 OOMPI_CS_DISPOSABLE(oompi::rt::environment, true)
 OOMPI_CS_DISPOSABLE(oompi::rt::comm, true)
+OOMPI_CS_DISPOSABLE(oompi::rt::group, true)
+// Communicators of a kind (CartComm, DistGraphComm, Intercomm) share Comm's handle: close it
+// through Comm's CloseHandle before freeing the native object, then let Comm forget it.
+%csmethodmodifiers oompi::rt::comm::close "protected";
+%define OOMPI_CS_DISPOSABLE_COMM(CLASS)
+%typemap(csdisposing_derived, methodname="Dispose", methodmodifiers="protected override", parameters="bool disposing") CLASS {
+    lock(this) {
+      if (swigCPtr.Handle != global::System.IntPtr.Zero) {
+        if (disposing) {
+          CloseHandle();
+        }
+        if (swigCMemOwn) {
+          swigCMemOwn = false;
+          $imcall;
+        }
+        swigCPtr = new global::System.Runtime.InteropServices.HandleRef(null, global::System.IntPtr.Zero);
+      }
+      base.Dispose(false);
+    }
+  }
+%enddef
+OOMPI_CS_DISPOSABLE_COMM(oompi::rt::topo_comm)
+OOMPI_CS_DISPOSABLE_COMM(oompi::rt::cart_comm)
+OOMPI_CS_DISPOSABLE_COMM(oompi::rt::dist_graph_comm)
+OOMPI_CS_DISPOSABLE_COMM(oompi::rt::intercomm)
 OOMPI_CS_DISPOSABLE(oompi::rt::request, true)
 // Builtin datatypes are shared constants (Datatype.Double): disposing one does nothing.
 OOMPI_CS_DISPOSABLE(oompi::rt::datatype, (IsNull() || !IsBuiltin()))
@@ -144,7 +189,37 @@ OOMPI_CS_DISPOSABLE(oompi::rt::datatype, (IsNull() || !IsBuiltin()))
   public static readonly Datatype FloatInt = ValueIndex(TypeKind.Float32);
   public static readonly Datatype DoubleInt = ValueIndex(TypeKind.Float64);
 %}
+
+// User ops: the director is NativeUserFunction, which only this assembly's UserFunction and
+// UserFunction<T> (src/UserFunction.cs) may extend: their sealed Call catches every exception
+// (on CoreCLR an exception crossing native frames kills the process).
+%rename(NativeUserFunction) oompi::rt::user_function;
+%typemap(csclassmodifiers) oompi::rt::user_function "public abstract unsafe partial class"
+%csmethodmodifiers oompi::rt::user_function::user_function "internal";
+%csmethodmodifiers oompi::rt::user_function::fail "internal";
+%csmethodmodifiers oompi::rt::user_function::call "public virtual";
+// Op.Create keeps the function alive (a collected director would be called after it is freed).
+%rename(CreateNative) oompi::rt::op::create;
+%csmethodmodifiers oompi::rt::op::create "private";
 %typemap(cscode) oompi::rt::op %{
+  private NativeUserFunction function;
+
+  /// <summary>A user op calling fn (kept alive by this Op); commutative as MPI_Op_create's flag.</summary>
+  public static Op Create(NativeUserFunction fn, bool commutative = true)
+  {
+    if (fn == null) throw new global::System.ArgumentNullException(nameof(fn));
+    var op = CreateNative(fn, commutative);
+    op.function = fn;
+    return op;
+  }
+
+  /// <summary>A user op from a delegate over spans: <c>inOut[i] = input[i] op inOut[i]</c>.</summary>
+  public static Op Create<T>(Reduction<T> reduce, bool commutative = true) where T : unmanaged
+  {
+    if (reduce == null) throw new global::System.ArgumentNullException(nameof(reduce));
+    return Create(new DelegateFunction<T>(reduce), commutative);
+  }
+
   public static readonly Op Sum = Of(OpKind.Sum);
   public static readonly Op Prod = Of(OpKind.Prod);
   public static readonly Op Max = Of(OpKind.Max);

@@ -52,6 +52,7 @@ enum exception_kind : int {
   arithmetic = 5,    // ArithmeticException
   memory = 6,        // OutOfMemoryException
   other = 7,         // Exception
+  user_function = 8, // Oompi.UserFunctionException (the function's own exception inside)
 };
 
 inline void raise(int kind, const char* message, int error_class = 0, int error_code = 0,
@@ -138,6 +139,8 @@ inline void translate() noexcept {
     raise(mpi, e.what(), e.error_class(), e.code(), e.routine().c_str());
   } catch (const rt::closed_error& e) {
     raise(closed, e.what());
+  } catch (const rt::user_function_error& e) {
+    raise(user_function, e.what());
   } catch (const std::out_of_range& e) {
     raise(out_of_range, e.what());
   } catch (const std::invalid_argument& e) {

@@ -63,6 +63,38 @@
   $1 = &tmp;
 %}
 
+// --- counts, displacements, ranks, coordinates: Java arrays ---------------------------------
+// const std::vector<int>& takes an int[] (long[] for long long); std::vector<int> returns one.
+// Expanded by oompi.i after its IntVector/Int64Vector templates, which keep their own methods.
+%define OOMPI_JAVA_ARRAY_VECTOR(CTYPE, JNITYPE, JTYPE, REGION)
+%typemap(jni) const std::vector<CTYPE>&, std::vector<CTYPE> #JNITYPE "Array"
+%typemap(jtype) const std::vector<CTYPE>&, std::vector<CTYPE> #JTYPE "[]"
+%typemap(jstype) const std::vector<CTYPE>&, std::vector<CTYPE> #JTYPE "[]"
+%typemap(javain) const std::vector<CTYPE>& "$javainput"
+%typemap(javaout) std::vector<CTYPE> { return $jnicall; }
+%typemap(in) const std::vector<CTYPE>& (std::vector<CTYPE> tmp) %{
+  if (!$input) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "oompi: null array");
+    return $null;
+  }
+  tmp.resize(static_cast<std::size_t>(jenv->GetArrayLength($input)));
+  if (!tmp.empty())
+    jenv->Get##REGION##ArrayRegion($input, 0, static_cast<jsize>(tmp.size()),
+                                   reinterpret_cast<JNITYPE*>(tmp.data()));
+  $1 = &tmp;
+%}
+%typemap(out) std::vector<CTYPE> %{
+  $result = jenv->New##REGION##Array(static_cast<jsize>($1.size()));
+  if ($result && !$1.empty())
+    jenv->Set##REGION##ArrayRegion($result, 0, static_cast<jsize>($1.size()),
+                                   reinterpret_cast<const JNITYPE*>($1.data()));
+%}
+%enddef
+%define OOMPI_VECTOR_TYPEMAPS
+OOMPI_JAVA_ARRAY_VECTOR(int, jint, int, Int)
+OOMPI_JAVA_ARRAY_VECTOR(long long, jlong, long, Long)
+%enddef
+
 // --- statuses: plain Java objects (Status.java), no native memory, no finalizer ------------
 %typemap(jni) oompi::rt::status, oompi::rt::status* "jlongArray"
 %typemap(jtype) oompi::rt::status, oompi::rt::status* "long[]"
@@ -124,6 +156,53 @@ OOMPI_JAVA_CLEANER(oompi::rt::comm)
 OOMPI_JAVA_CLEANER(oompi::rt::request)
 OOMPI_JAVA_CLEANER(oompi::rt::datatype)
 OOMPI_JAVA_CLEANER(oompi::rt::op)
+OOMPI_JAVA_CLEANER(oompi::rt::group)
+OOMPI_JAVA_CLEANER(oompi::rt::cart_shift)
+
+// Communicators of a kind (CartComm, DistGraphComm, Intercomm) extend Comm: their proxy owns
+// the native object (Comm's part does not), freed by the same Cleaner scheme; Comm.close()
+// closes the shared handle, then delete() here frees the object.
+%define OOMPI_JAVA_CLEANER_DERIVED(CLASS)
+%typemap(javafinalize) CLASS ""
+%typemap(javabody_derived) CLASS %{
+  private transient long swigCPtr;
+  private transient java.lang.ref.Cleaner.Cleanable swigCleanable;
+
+  protected $javaclassname(long cPtr, boolean cMemoryOwn) {
+    super($imclassname.$javaclazznameSWIGUpcast(cPtr), false);
+    swigCPtr = cPtr;
+    swigCMemOwn = cMemoryOwn;
+    if (cMemoryOwn && cPtr != 0)
+      swigCleanable = NativeCleaner.CLEANER.register(this, new SwigFree(cPtr));
+  }
+
+  private static final class SwigFree implements Runnable {
+    private final long ptr;
+    SwigFree(long ptr) { this.ptr = ptr; }
+    @Override
+    public void run() { $imclassname.delete_$javaclassname(ptr); }
+  }
+
+  protected static long getCPtr($javaclassname obj) {
+    return (obj == null) ? 0 : obj.swigCPtr;
+  }
+%}
+%typemap(javadestruct_derived, methodname="delete", methodmodifiers="public synchronized") CLASS {
+    if (swigCPtr != 0) {
+      if (swigCMemOwn) {
+        swigCMemOwn = false;
+        if (swigCleanable != null) swigCleanable.clean();
+        else $jnicall;
+      }
+      swigCPtr = 0;
+    }
+    super.delete();
+  }
+%enddef
+OOMPI_JAVA_CLEANER_DERIVED(oompi::rt::topo_comm)
+OOMPI_JAVA_CLEANER_DERIVED(oompi::rt::cart_comm)
+OOMPI_JAVA_CLEANER_DERIVED(oompi::rt::dist_graph_comm)
+OOMPI_JAVA_CLEANER_DERIVED(oompi::rt::intercomm)
 
 // --- handles are AutoCloseable -------------------------------------------------------------
 // close() frees the MPI handle (facade close) and the native object; a later call on this
@@ -234,9 +313,25 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   public <T> java.util.List<T> oallgather(java.util.List<? extends T> mine, Class<T> type) {
     return ObjectTransport.ogather(this, mine, type, 0, true);
   }
+
+  /** A Cartesian grid (seed 000, Fig. 14): periods[i] true when dimension i wraps around. */
+  public CartComm createCart(int[] dims, boolean[] periods, boolean reorder) {
+    if (periods == null) throw new NullPointerException("oompi: null periods");
+    int[] p = new int[periods.length];
+    for (int i = 0; i < p.length; i++) p[i] = periods[i] ? 1 : 0;
+    return createCart(dims, p, reorder);
+  }
 )
+%typemap(javacode) oompi::rt::cart_comm %{
+  /** MPI_Dims_create in place (seed 000's spelling): zeros of dims are filled in. */
+  public static void createDims(int nnodes, int[] dims) {
+    int[] d = dimsCreate(nnodes, dims);
+    System.arraycopy(d, 0, dims, 0, d.length);
+  }
+%}
 
 OOMPI_JAVA_CLOSEABLE(oompi::rt::request, true, )
+OOMPI_JAVA_CLOSEABLE(oompi::rt::group, true, )
 // Builtin datatypes are shared constants (Datatype.DOUBLE): closing one does nothing.
 OOMPI_JAVA_CLOSEABLE(oompi::rt::datatype, (isNull() || !isBuiltin()),
   public static final Datatype BYTE = of(TypeKind.BYTE);
@@ -261,16 +356,37 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::datatype, (isNull() || !isBuiltin()),
 // The Op keeps its Java function reachable (BINDINGS trap 1: a collected director would be
 // called by the trampoline after it was freed).
 %rename(createNative) oompi::rt::op::create;
+// The director is NativeUserFunction (addresses); org.oompi.UserFunction (hand-written) gives
+// the ByteBuffer and array forms of seed 000's Figs. 12-13 over it.
+%rename(NativeUserFunction) oompi::rt::user_function;
+// A Java exception thrown in call() travels as oompi::java::java_error to the collective,
+// which throws the same Throwable (never a copy, never a crash).
+%feature("director:except") oompi::rt::user_function::call {
+  jthrowable $error = jenv->ExceptionOccurred();
+  if ($error) {
+    jenv->ExceptionClear();
+    throw oompi::java::java_error(jenv, $error);
+  }
+}
 %javamethodmodifiers oompi::rt::op::create "private";
-%typemap(javacode) oompi::rt::op %{
-  private UserFunction function;
+// Predefined ops are shared constants (Op.SUM): closing one does nothing.
+OOMPI_JAVA_CLOSEABLE(oompi::rt::op, (isNull() || isUser()),
+  private NativeUserFunction function;
 
   /** A user op calling fn (kept alive by this Op); commutative as MPI_Op_create's flag. */
-  public static Op create(UserFunction fn, boolean commutative) {
+  public static Op create(NativeUserFunction fn, boolean commutative) {
+    return new Op(fn, commutative);
+  }
+
+  /** As create(): seed 000's {@code new Op(uf, true)}. Close it when done. */
+  public Op(NativeUserFunction fn, boolean commutative) {
+    this(MPIJNI.Op_createNative(NativeUserFunction.getCPtr(nonNull(fn)), fn, commutative), true);
+    function = fn;
+  }
+
+  private static NativeUserFunction nonNull(NativeUserFunction fn) {
     if (fn == null) throw new NullPointerException("oompi: the user function is null");
-    Op op = createNative(fn, commutative);
-    op.function = fn;
-    return op;
+    return fn;
   }
 
   public static final Op SUM = of(OpKind.SUM);
@@ -285,7 +401,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::datatype, (isNull() || !isBuiltin()),
   public static final Op BXOR = of(OpKind.BXOR);
   public static final Op MAXLOC = of(OpKind.MAXLOC);
   public static final Op MINLOC = of(OpKind.MINLOC);
-%}
+)
 
 %typemap(check) SWIGTYPE *self %{
   if (!$1) {

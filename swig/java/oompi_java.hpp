@@ -15,7 +15,9 @@
 #include <jni.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -459,10 +461,33 @@ inline jlongArray status_array(JNIEnv* env, const rt::status& s) noexcept {
 }
 
 /// Turns the C++ exception in flight into a pending Java exception (pins released first).
+/// A Java exception thrown by a user function (a director upcall inside MPI): carried as a C++
+/// exception through the core's trampoline to the collective, which throws the same Throwable
+/// again in Java (translate below).
+class java_error : public std::exception {
+public:
+  java_error(JNIEnv* env, jthrowable t) {
+    JavaVM* vm = nullptr;
+    env->GetJavaVM(&vm);
+    ref_ = std::shared_ptr<_jobject>(env->NewGlobalRef(t), [vm](jobject r) {
+      JNIEnv* e = nullptr;
+      if (r && vm && vm->GetEnv(reinterpret_cast<void**>(&e), JNI_VERSION_1_6) == JNI_OK)
+        e->DeleteGlobalRef(r);
+    });
+  }
+  const char* what() const noexcept override { return "oompi: a Java user function threw"; }
+  jthrowable throwable() const noexcept { return static_cast<jthrowable>(ref_.get()); }
+
+private:
+  std::shared_ptr<_jobject> ref_;
+};
+
 inline void translate(JNIEnv* env) noexcept {
   release_all();
   try {
     throw;
+  } catch (const java_error& e) {
+    env->Throw(e.throwable());
   } catch (const oompi::error& e) {
     throw_mpi(env, e);
   } catch (const oompi::rt::closed_error& e) {
@@ -527,6 +552,14 @@ inline void write_status(status_out o, const rt::status& s) noexcept {
   o.env->SetLongArrayRegion(o.array, 0, 5, v);
 }
 }  // namespace oompi::java
+
+// --- org.oompi.UserFunction: zero-copy views of MPI's memory during a user op call -----------
+extern "C" JNIEXPORT jobject JNICALL Java_org_oompi_UserFunction_view(JNIEnv* env, jclass,
+                                                                      jlong address,
+                                                                      jlong bytes) {
+  return env->NewDirectByteBuffer(reinterpret_cast<void*>(static_cast<std::intptr_t>(address)),
+                                  bytes);
+}
 
 // --- org.oompi.MpiMemory: MPI_Alloc_mem as a direct ByteBuffer --------------------------------
 extern "C" JNIEXPORT jobject JNICALL Java_org_oompi_MpiMemory_allocate0(JNIEnv* env, jclass,

@@ -188,6 +188,7 @@ inline PyObject* _memory_view(std::int64_t address, std::int64_t nbytes, bool wr
 }
 %enddef
 OOMPI_PY_CLOSEABLE(oompi::rt::comm)
+OOMPI_PY_CLOSEABLE(oompi::rt::group)
 OOMPI_PY_CLOSEABLE(oompi::rt::datatype)
 OOMPI_PY_CLOSEABLE(oompi::rt::request)
 OOMPI_PY_CLOSEABLE(oompi::rt::op)

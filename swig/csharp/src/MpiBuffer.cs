@@ -147,6 +147,21 @@ namespace Oompi
         }
 
         /// <summary>
+        /// The elements of a Memory (an array's, as Memory over arrays always is unless a custom
+        /// MemoryManager made it): pinned like an array, automatically, also for nonblocking calls.
+        /// </summary>
+        public static MpiBuffer Of<T>(Memory<T> memory) where T : unmanaged => Of((ReadOnlyMemory<T>)memory);
+
+        /// <summary>As <see cref="Of{T}(Memory{T})"/>; only for sends (MPI never writes into it).</summary>
+        public static MpiBuffer Of<T>(ReadOnlyMemory<T> memory) where T : unmanaged
+        {
+            if (!MemoryMarshal.TryGetArray(memory, out ArraySegment<T> segment) || segment.Array is null)
+                throw new NotSupportedException(
+                    "oompi: a Memory<T> not backed by an array (a custom MemoryManager); pin it yourself and use MpiBuffer.Of(T*, count)");
+            return Of(segment.Array, segment.Offset, segment.Count);
+        }
+
+        /// <summary>
         /// <paramref name="count"/> elements of native memory. The caller keeps the memory alive
         /// (and, for a nonblocking call, unchanged) until the operation completes.
         /// </summary>

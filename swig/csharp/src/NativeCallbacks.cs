@@ -49,6 +49,7 @@ namespace Oompi
                     4 => new InvalidOperationException(text),
                     5 => new ArithmeticException(text),
                     6 => new OutOfMemoryException(text),
+                    8 => new UserFunctionException(text, UserFunction.TakeFailure()),
                     _ => new Exception(text),
                 };
                 if (!MpiPINVOKE.SWIGPendingException.Pending) MpiPINVOKE.SWIGPendingException.Set(e);

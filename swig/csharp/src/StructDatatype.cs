@@ -54,10 +54,8 @@ namespace Oompi
             if (lengths.Count == 0)
                 throw new ArgumentException($"oompi: struct {t} has no fields to send");
             int size = (int)typeof(Unsafe).GetMethod(nameof(Unsafe.SizeOf))!.MakeGenericMethod(t).Invoke(null, null)!;
-            using var l = new IntVector(lengths);
-            using var o = new Int64Vector(offsets);
             using var ts = new DatatypeVector(types);
-            using var s = Datatype.CreateStruct(l, o, ts);
+            using var s = Datatype.CreateStruct(lengths.ToArray(), offsets.ToArray(), ts);
             return Datatype.Resized(s, 0, size);
         }
 

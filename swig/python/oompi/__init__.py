@@ -19,8 +19,15 @@ from .core import (  # noqa: F401
     PROC_NULL,
     ROOT,
     SUCCESS,
+    UNDEFINED,
+    CartComm,
+    CartShift,
     ClosedError,
     Comm,
+    DistGraphComm,
+    Group,
+    Intercomm,
+    TopoComm,
     Datatype,
     Environment,
     Interop,
@@ -57,6 +64,20 @@ def _enum_of(name):
 ThreadLevel = _enum_of("ThreadLevel")
 TypeKind = _enum_of("TypeKind")
 OpKind = _enum_of("OpKind")
+Comparison = _enum_of("Comparison")
+TopologyKind = _enum_of("TopologyKind")
+
+
+def _returning(enum, method):
+    def wrapper(self, *args):
+        return enum(method(self, *args))
+    wrapper.__name__, wrapper.__doc__ = method.__name__, method.__doc__
+    return wrapper
+
+
+Comm.compare = _returning(Comparison, Comm.compare)
+Group.compare = _returning(Comparison, Group.compare)
+Comm.topology = _returning(TopologyKind, Comm.topology)
 
 # MPI error classes: oompi.ERR_TRUNCATE, ...
 globals().update({k: v for k, v in vars(_core).items() if k.startswith("ERR_")})

@@ -16,6 +16,7 @@
 
 #include "buffer.hpp"
 #include "datatype.hpp"
+#include "group.hpp"
 #include "message.hpp"
 #include "op.hpp"
 #include "request.hpp"
@@ -23,14 +24,25 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace oompi::rt {
+
+class cart_comm;
+class dist_graph_comm;
+class intercomm;
 
 class comm {
 public:
   /// A null communicator.
   comm() = default;
+  comm(const comm&) = default;
+  comm(comm&&) noexcept = default;
+  comm& operator=(const comm&) = default;
+  comm& operator=(comm&&) noexcept = default;
+  /// Virtual: a binding may free a cart_comm, dist_graph_comm or intercomm through a comm*.
+  virtual ~comm() = default;
 
   /// MPI_COMM_WORLD.
   static comm world();
@@ -47,6 +59,44 @@ public:
   void close();
   /// True when this handle is null or closed.
   bool is_null() const noexcept;
+
+  // --- communicators (src/comm_create.cpp); every new one is collective: close it ----------
+  /// Partitions the processes by `color` (MPI_Comm_split), ordered by `key`, then by rank here.
+  /// A process with color `undefined` gets a null communicator (is_null() true).
+  comm split(int color, int key = 0) const;
+  /// One communicator per shared-memory node (MPI_Comm_split_type, MPI_COMM_TYPE_SHARED).
+  comm split_shared(int key = 0) const;
+  /// The communicator of the members of `g`, a subgroup of this one (MPI_Comm_create,
+  /// collective over this communicator); processes outside `g` get a null communicator.
+  comm create(const group& g) const;
+  /// As create(), but collective over the members of `g` only (MPI_Comm_create_group).
+  comm create_group(const group& g, int tag = 0) const;
+  /// The group of this communicator (the local group of an intercommunicator).
+  group get_group() const;
+  /// ident (the same communicator), congruent, similar or unequal (MPI_Comm_compare).
+  comparison compare(const comm& other) const;
+  /// The communicator's name (MPI_Comm_get_name / MPI_Comm_set_name).
+  std::string name() const;
+  void set_name(const std::string& name) const;
+  /// True for an intercommunicator.
+  bool is_inter() const;
+  /// The topology this communicator carries (none, cartesian, graph, dist_graph).
+  topology_kind topology() const;
+  /// A Cartesian grid over these processes (MPI_Cart_create; collective): dims[i] processes
+  /// along dimension i, periods[i] nonzero when it wraps around; `reorder` lets MPI renumber.
+  /// Processes beyond the grid's size get a null communicator.
+  cart_comm create_cart(const std::vector<int>& dims, const std::vector<int>& periods,
+                        bool reorder = false) const;
+  /// A distributed graph where each process names its own in-neighbours (`sources`) and
+  /// out-neighbours (`destinations`) (MPI_Dist_graph_create_adjacent; collective).
+  dist_graph_comm create_dist_graph(const std::vector<int>& sources,
+                                    const std::vector<int>& destinations,
+                                    bool reorder = false) const;
+  /// An intercommunicator between this group and a disjoint one (MPI_Intercomm_create;
+  /// collective over both): `local_leader` is a rank here; the leaders reach each other in
+  /// `peer` (remote_leader is that rank in `peer`, significant at the local leader only).
+  intercomm create_intercomm(int local_leader, const comm& peer, int remote_leader,
+                             int tag = 0) const;
 
   // --- point-to-point ------------------------------------------------------------------
   void send(const buffer& buf, int dest, int tag = 0) const;
@@ -165,11 +215,14 @@ public:
 #endif
 #ifndef SWIG
   friend class interop;  // wraps communicators of other libraries (interop.hpp)
+  friend class intercomm;  // make plain communicators (merge)
+  friend class topo_comm;
 #endif
 
-private:
+protected:
   explicit comm(std::shared_ptr<state> s) noexcept : st_(std::move(s)) {}
   const state& live(const char* what) const;
+  const state& live_intra(const char* what) const;  // refuses intercommunicators
   std::shared_ptr<state> st_;
 };
 

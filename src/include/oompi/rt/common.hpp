@@ -65,8 +65,21 @@ enum class op_kind : int {
   sum = 0, prod, max, min, land, lor, lxor, band, bor, bxor, maxloc, minloc, replace, no_op
 };
 
+/// Result of comparing two groups or two communicators (MPI_Group_compare, MPI_Comm_compare).
+enum class comparison : int {
+  ident = 0,      // the same communicator / the same members in the same order
+  congruent = 1,  // communicators: same members, same order, different contexts
+  similar = 2,    // same members, different order
+  unequal = 3,    // different members
+};
+
+/// The process topology a communicator carries (MPI_Topo_test).
+enum class topology_kind : int { none = 0, cartesian = 1, graph = 2, dist_graph = 3 };
+
 #ifndef SWIG
 namespace detail {
+/// The facade's comparison for MPI's MPI_IDENT ... MPI_UNEQUAL.
+comparison to_comparison(int mpi_result);
 /// The MPI datatype of a kind (a predefined handle: valid before MPI_Init in Open MPI and
 /// MPICH alike, since both define them as constants or link-time objects).
 MPI_Datatype builtin_type(type_kind k);

@@ -71,6 +71,9 @@ public:
   std::string name() const;
   /// True for a predefined type.
   bool is_builtin() const;
+  /// The element kind of a predefined type of one of the kinds (MPI_DOUBLE -> float64, ...);
+  /// -1 for any other type (derived types, pairs). Lets user functions pick a typed view.
+  int element_kind() const;
   /// True when this handle is null or closed.
   bool is_null() const noexcept;
   /// Frees a derived type (all copies see it closed); does nothing to a builtin. Idempotent.

@@ -8,10 +8,13 @@
 #include "common.hpp"
 #include "datatype.hpp"
 #include "environment.hpp"
+#include "group.hpp"
+#include "intercomm.hpp"
 #include "interop.hpp"
 #include "message.hpp"
 #include "op.hpp"
 #include "request.hpp"
 #include "status.hpp"
+#include "topology.hpp"
 
 #endif  // OOMPI_RT_RT_HPP

@@ -75,7 +75,7 @@ class CleanupTest {
 
   @Test
   void opKeepsItsFunctionAlive() throws InterruptedException {
-    org.oompi.Op op = org.oompi.Op.create(new org.oompi.UserFunction() {
+    org.oompi.Op op = org.oompi.Op.create(new org.oompi.NativeUserFunction() {
       @Override
       public void call(long in, long inout, int count, long extent, Datatype type) {
         calls.incrementAndGet();

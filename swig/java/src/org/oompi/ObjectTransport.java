@@ -186,14 +186,14 @@ final class ObjectTransport {
       raise(op, mine[1], local);
       byte[] slice = new byte[(int) mine[0]];
       if (atRoot) {
-        IntVector sizes = new IntVector(), displs = new IntVector();
+        int[] sizes = new int[p], displs = new int[p];
         for (int i = 0; i < p; i++) {
-          sizes.add(offsets[i + 1] - offsets[i]);
-          displs.add(offsets[i]);
+          sizes[i] = offsets[i + 1] - offsets[i];
+          displs[i] = offsets[i];
         }
         oc.scatterv(bytes, sizes, displs, slice, root);
       } else {
-        oc.scatterv(new byte[0], new IntVector(), new IntVector(), slice, root);
+        oc.scatterv(new byte[0], new int[0], new int[0], slice, root);
       }
       List<T> out = new ArrayList<>();
       WireReader r = new WireReader(slice, 0, slice.length);
@@ -234,10 +234,10 @@ final class ObjectTransport {
         throw new SerializationException("oompi: " + op + ": " + off[p] + " bytes in all exceed a Java array");
       boolean receives = all || me == root;
       byte[] rbuf = new byte[receives ? (int) off[p] : 0];
-      IntVector counts = new IntVector(), displs = new IntVector();
+      int[] counts = new int[p], displs = new int[p];
       for (int i = 0; i < p; i++) {
-        counts.add((int) meta[2 * i]);
-        displs.add((int) off[i]);
+        counts[i] = (int) meta[2 * i];
+        displs[i] = (int) off[i];
       }
       if (all) oc.allgatherv(bytes, rbuf, counts, displs);
       else oc.gatherv(bytes, rbuf, counts, displs, root);

@@ -84,7 +84,8 @@ public abstract class Struct implements AutoCloseable {
   public final synchronized Datatype getType() {
     if (type == null) {
       if (lengths.isEmpty()) throw new IllegalStateException("oompi: a Struct needs at least one field");
-      try (Datatype s = Datatype.createStruct(new IntVector(lengths), new Int64Vector(offsets),
+      try (Datatype s = Datatype.createStruct(lengths.stream().mapToInt(Integer::intValue).toArray(),
+                                              offsets.stream().mapToLong(Long::longValue).toArray(),
                                               new DatatypeVector(types))) {
         type = Datatype.resized(s, 0, getExtent());
       }

@@ -1,0 +1,33 @@
+#ifndef OOMPI_RT_INTERCOMM_HPP
+#define OOMPI_RT_INTERCOMM_HPP
+
+// Intercommunicators for the bindings, made by comm::create_intercomm: point-to-point between
+// two disjoint groups (ranks name processes of the remote group), remote_size, remote_group,
+// merge. Collectives on an intercommunicator throw std::logic_error for now: merge() first.
+
+#include "comm.hpp"
+
+namespace oompi::rt {
+
+class intercomm : public comm {
+public:
+  /// A null communicator.
+  intercomm() = default;
+  /// Number of processes in the remote group.
+  int remote_size() const;
+  /// The remote group.
+  group remote_group() const;
+  /// The intracommunicator of both groups (MPI_Intercomm_merge; collective): the group that
+  /// passes high = true is ordered after the other.
+  comm merge(bool high) const;
+
+#ifndef SWIG
+private:
+  friend class comm;
+  explicit intercomm(std::shared_ptr<state> s) noexcept : comm(std::move(s)) {}
+#endif
+};
+
+}  // namespace oompi::rt
+
+#endif  // OOMPI_RT_INTERCOMM_HPP

@@ -1,0 +1,101 @@
+#ifndef OOMPI_RT_TOPOLOGY_HPP
+#define OOMPI_RT_TOPOLOGY_HPP
+
+// Process topologies for the bindings: Cartesian grids and distributed graphs, made by
+// comm::create_cart / comm::create_dist_graph, with the neighbour collectives of both.
+// They are communicators (point-to-point and collectives work on them); close them when done.
+
+#include "comm.hpp"
+
+#include <vector>
+
+#ifndef SWIG
+namespace oompi {
+class cartesian_communicator;
+}
+#endif
+
+namespace oompi::rt {
+
+/// The two neighbours of a Cartesian shift: receive from `source`, send to `dest`
+/// (proc_null past a non-periodic edge).
+struct cart_shift {
+  int source;
+  int dest;
+};
+
+/// A communicator with a topology: the neighbour collectives. Buffers hold one block per
+/// neighbour (in_degree() blocks received, out_degree() blocks sent by alltoall).
+class topo_comm : public comm {
+public:
+  topo_comm() = default;
+  /// Number of in-neighbours (blocks received by a neighbour collective).
+  int in_degree() const;
+  /// Number of out-neighbours.
+  int out_degree() const;
+  /// Sends sendbuf to every out-neighbour; recvbuf gets one block from each in-neighbour.
+  void neighbor_allgather(const buffer& sendbuf, buffer& recvbuf) const;
+  /// Block i of sendbuf goes to out-neighbour i; block j of recvbuf comes from in-neighbour j.
+  void neighbor_alltoall(const buffer& sendbuf, buffer& recvbuf) const;
+  request ineighbor_allgather(const async_buffer& sendbuf, async_buffer& recvbuf) const;
+  request ineighbor_alltoall(const async_buffer& sendbuf, async_buffer& recvbuf) const;
+
+#ifndef SWIG
+protected:
+  friend class comm;
+  explicit topo_comm(std::shared_ptr<state> s) noexcept : comm(std::move(s)) {}
+#endif
+};
+
+class cart_comm : public topo_comm {
+public:
+  /// A null communicator.
+  cart_comm() = default;
+  /// A balanced split of nnodes processes over dims.size() dimensions (MPI_Dims_create):
+  /// nonzero entries of dims are kept, zeros are filled in.
+  static std::vector<int> dims_create(int nnodes, const std::vector<int>& dims);
+
+  /// Number of dimensions.
+  int ndims() const;
+  /// Processes along each dimension.
+  std::vector<int> dims() const;
+  /// 1 where a dimension wraps around, else 0.
+  std::vector<int> periods() const;
+  /// This process's coordinates.
+  std::vector<int> coords() const;
+  /// The coordinates of a rank.
+  std::vector<int> coords_of(int rank) const;
+  /// The rank at some coordinates (periodic dimensions wrap; others must be inside the grid).
+  int rank_of(const std::vector<int>& coords) const;
+  /// The neighbours `disp` steps along `direction` (MPI_Cart_shift).
+  cart_shift shift(int direction, int disp = 1) const;
+  /// The sub-grid keeping the dimensions where remain[i] is nonzero (MPI_Cart_sub; collective).
+  cart_comm sub(const std::vector<int>& remain) const;
+
+#ifndef SWIG
+private:
+  friend class comm;
+  explicit cart_comm(std::shared_ptr<state> s) noexcept : topo_comm(std::move(s)) {}
+  const oompi::cartesian_communicator& grid(const char* what) const;
+#endif
+};
+
+class dist_graph_comm : public topo_comm {
+public:
+  /// A null communicator.
+  dist_graph_comm() = default;
+  /// This process's in-neighbours, in neighbour-collective order.
+  std::vector<int> sources() const;
+  /// This process's out-neighbours, in neighbour-collective order.
+  std::vector<int> destinations() const;
+
+#ifndef SWIG
+private:
+  friend class comm;
+  explicit dist_graph_comm(std::shared_ptr<state> s) noexcept : topo_comm(std::move(s)) {}
+#endif
+};
+
+}  // namespace oompi::rt
+
+#endif  // OOMPI_RT_TOPOLOGY_HPP

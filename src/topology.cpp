@@ -1,0 +1,131 @@
+// Topology communicators: queries on the core's views (comm::state::cart/dgraph/graph, made
+// once when the handle was adopted) and the neighbour collectives.
+#include <oompi/rt/topology.hpp>
+
+#include "detail/comm_state.hpp"
+#include "detail/reclaim.hpp"
+
+namespace oompi::rt {
+
+using detail::check_buffer;
+using detail::owning;
+using detail::raw;
+
+namespace {
+// Calls f with the core's topology communicator of this state (they share the neighbour
+// collectives' CRTP interface but no base class).
+template <class F>
+decltype(auto) with_topology(const comm::state& s, const char* what, F&& f) {
+  if (s.cart) return f(*s.cart);
+  if (s.dgraph) return f(*s.dgraph);
+  if (s.graph) return f(*s.graph);
+  throw std::logic_error(std::string(what) + ": the communicator has no topology");
+}
+}  // namespace
+
+int topo_comm::in_degree() const {
+  return with_topology(live("topo_comm.in_degree"), "topo_comm.in_degree",
+                       [](const auto& t) { return t.in_degree(); });
+}
+int topo_comm::out_degree() const {
+  return with_topology(live("topo_comm.out_degree"), "topo_comm.out_degree",
+                       [](const auto& t) { return t.out_degree(); });
+}
+
+void topo_comm::neighbor_allgather(const buffer& sendbuf, buffer& recvbuf) const {
+  const char* what = "topo_comm.neighbor_allgather";
+  const auto& s = live(what);
+  check_buffer(sendbuf, what);
+  check_buffer(recvbuf, what);
+  auto sb = raw(sendbuf);
+  auto rb = raw(recvbuf);
+  with_topology(s, what, [&](const auto& t) { t.neighbor_allgather(sb, rb); });
+}
+
+void topo_comm::neighbor_alltoall(const buffer& sendbuf, buffer& recvbuf) const {
+  const char* what = "topo_comm.neighbor_alltoall";
+  const auto& s = live(what);
+  check_buffer(sendbuf, what);
+  check_buffer(recvbuf, what);
+  auto sb = raw(sendbuf);
+  auto rb = raw(recvbuf);
+  with_topology(s, what, [&](const auto& t) { t.neighbor_alltoall(sb, rb); });
+}
+
+request topo_comm::ineighbor_allgather(const async_buffer& sendbuf, async_buffer& recvbuf) const {
+  const char* what = "topo_comm.ineighbor_allgather";
+  const auto& s = live(what);
+  check_buffer(sendbuf, what);
+  check_buffer(recvbuf, what);
+  detail::drain();
+  auto sb = raw(sendbuf);
+  auto rb = raw(recvbuf);
+  return request(with_topology(s, what, [&](const auto& t) {
+    return owning(t.ineighbor_allgather(sb, rb), &sendbuf, &recvbuf);
+  }));
+}
+
+request topo_comm::ineighbor_alltoall(const async_buffer& sendbuf, async_buffer& recvbuf) const {
+  const char* what = "topo_comm.ineighbor_alltoall";
+  const auto& s = live(what);
+  check_buffer(sendbuf, what);
+  check_buffer(recvbuf, what);
+  detail::drain();
+  auto sb = raw(sendbuf);
+  auto rb = raw(recvbuf);
+  return request(with_topology(s, what, [&](const auto& t) {
+    return owning(t.ineighbor_alltoall(sb, rb), &sendbuf, &recvbuf);
+  }));
+}
+
+// --- Cartesian ----------------------------------------------------------------------------
+
+const oompi::cartesian_communicator& cart_comm::grid(const char* what) const {
+  const auto& s = live(what);
+  if (!s.cart) throw std::logic_error(std::string(what) + ": not a Cartesian communicator");
+  return *s.cart;
+}
+
+std::vector<int> cart_comm::dims_create(int nnodes, const std::vector<int>& dims) {
+  return oompi::dims_create(nnodes, dims);
+}
+
+int cart_comm::ndims() const { return grid("cart_comm.ndims").ndims(); }
+std::vector<int> cart_comm::dims() const { return grid("cart_comm.dims").dims(); }
+std::vector<int> cart_comm::periods() const {
+  const auto p = grid("cart_comm.periods").periods();
+  return std::vector<int>(p.begin(), p.end());
+}
+std::vector<int> cart_comm::coords() const { return grid("cart_comm.coords").coords(); }
+std::vector<int> cart_comm::coords_of(int rank) const {
+  return grid("cart_comm.coords_of").coords(rank);
+}
+int cart_comm::rank_of(const std::vector<int>& coords) const {
+  return grid("cart_comm.rank_of").rank(coords);
+}
+cart_shift cart_comm::shift(int direction, int disp) const {
+  const auto r = grid("cart_comm.shift").shift(direction, disp);
+  return cart_shift{r.source, r.dest};
+}
+cart_comm cart_comm::sub(const std::vector<int>& remain) const {
+  const auto& g = grid("cart_comm.sub");
+  oompi::detail::require_running("MPI_Cart_sub");
+  detail::drain();
+  auto c = g.sub(std::vector<bool>(remain.begin(), remain.end()));
+  return cart_comm(comm::state::adopt(c.release(), true));
+}
+
+// --- distributed graph --------------------------------------------------------------------
+
+std::vector<int> dist_graph_comm::sources() const {
+  const auto& s = live("dist_graph_comm.sources");
+  if (!s.dgraph) throw std::logic_error("dist_graph_comm.sources: not a distributed graph");
+  return s.dgraph->sources();
+}
+std::vector<int> dist_graph_comm::destinations() const {
+  const auto& s = live("dist_graph_comm.destinations");
+  if (!s.dgraph) throw std::logic_error("dist_graph_comm.destinations: not a distributed graph");
+  return s.dgraph->destinations();
+}
+
+}  // namespace oompi::rt

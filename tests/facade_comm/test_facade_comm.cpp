@@ -1,0 +1,196 @@
+// The facade's communicators, groups, Cartesian and graph topologies and intercommunicators
+// (oompi::rt), checked from C++ at 1-4 ranks.
+#include <catch2/catch.hpp>
+
+#include <oompi/rt/rt.hpp>
+
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+using namespace oompi::rt;
+
+namespace {
+buffer ints(std::vector<int>& v) {
+  return buffer(v.data(), std::int64_t(v.size()), MPI_INT, sizeof(int));
+}
+}  // namespace
+
+TEST_CASE("split partitions by color and orders by key") {
+  comm w = comm::world();
+  const int r = w.rank(), n = w.size();
+  comm half = w.split(r % 2, -r);  // reversed order inside each half
+  REQUIRE(!half.is_null());
+  CHECK(half.size() == (n + 1 - r % 2) / 2);
+  const int members_after = (n - 1 - r) / 2;  // same parity, larger world rank
+  CHECK(half.rank() == members_after);
+  std::vector<int> v{1}, sum{0};
+  auto vb = ints(v), sb = ints(sum);
+  half.allreduce(vb, sb, op::of(op_kind::sum));
+  CHECK(sum[0] == half.size());
+  CHECK(w.compare(half) == (n == 1 ? comparison::congruent : comparison::unequal));
+  half.close();
+  CHECK(half.is_null());
+
+  comm none = w.split(r == 0 ? MPI_UNDEFINED : 1);
+  CHECK(none.is_null() == (r == 0));
+  if (!none.is_null()) {
+    CHECK(none.size() == n - 1);
+    none.close();
+  }
+  CHECK_THROWS_AS(w.split(-5), std::invalid_argument);
+}
+
+TEST_CASE("groups, create and compare") {
+  comm w = comm::world();
+  const int r = w.rank(), n = w.size();
+  group g = w.get_group();
+  CHECK(g.size() == n);
+  CHECK(g.rank() == r);
+  group first = g.incl({0});
+  CHECK(first.size() == 1);
+  CHECK(first.rank() == (r == 0 ? 0 : MPI_UNDEFINED));
+  group rest = g.set_difference(first);
+  CHECK(rest.size() == n - 1);
+  CHECK(g.compare(first.set_union(rest)) == comparison::ident);
+  CHECK(g.translate_ranks({0}, rest)[0] == MPI_UNDEFINED);
+  CHECK_THROWS_AS(g.incl({n}), std::out_of_range);
+  CHECK_THROWS_AS(g.incl({0, 0}), std::invalid_argument);
+
+  comm only0 = w.create(first);
+  CHECK(only0.is_null() == (r != 0));
+  if (r == 0) {
+    CHECK(only0.size() == 1);
+    only0.close();
+  }
+  comm mine = w.create_group(rest, 7);
+  CHECK(mine.is_null() == (r == 0));
+  if (!mine.is_null()) {
+    CHECK(mine.size() == n - 1);
+    mine.close();
+  }
+  comm d = w.dup();
+  CHECK(w.compare(d) == comparison::congruent);
+  CHECK(w.compare(w) == comparison::ident);
+  d.set_name("oompi-dup");
+  CHECK(d.name() == "oompi-dup");
+  CHECK_THROWS_AS(d.set_name(std::string(1000, 'x')), std::invalid_argument);
+  d.close();
+  CHECK_THROWS_AS(d.name(), closed_error);
+  g.close();
+  CHECK_THROWS_AS(g.size(), closed_error);
+  CHECK_THROWS_AS(w.create(g), closed_error);
+}
+
+TEST_CASE("a periodic Cartesian ring shifts and reports its layout") {
+  comm w = comm::world();
+  const int n = w.size();
+  CHECK(w.topology() == topology_kind::none);
+  const auto dims = cart_comm::dims_create(n, {0});
+  REQUIRE(dims == std::vector<int>{n});
+  cart_comm ring = w.create_cart(dims, {1});
+  REQUIRE(!ring.is_null());
+  CHECK(ring.topology() == topology_kind::cartesian);
+  CHECK(ring.ndims() == 1);
+  CHECK(ring.dims() == dims);
+  CHECK(ring.periods() == std::vector<int>{1});
+  const int me = ring.rank();
+  CHECK(ring.coords() == std::vector<int>{me});
+  CHECK(ring.rank_of({me + n}) == me);  // periodic: wraps
+  const auto s = ring.shift(0, 1);
+  CHECK(s.dest == (me + 1) % n);
+  CHECK(s.source == (me + n - 1) % n);
+  CHECK(ring.in_degree() == 2);
+
+  // Neighbour allgather: from the left and right neighbours (MPI's order: -1, +1).
+  std::vector<int> mine{me}, got(2, -1);
+  auto mb = ints(mine), gb = ints(got);
+  ring.neighbor_allgather(mb, gb);
+  CHECK(got[0] == (me + n - 1) % n);
+  CHECK(got[1] == (me + 1) % n);
+
+  // Torus shift: sendrecv along the ring, as seed 000's Fig. 14 does.
+  std::vector<int> out{me * 10}, in{-1};
+  auto ob = ints(out), ib = ints(in);
+  ring.sendrecv(ob, s.dest, 0, ib, s.source, 0);
+  CHECK(in[0] == s.source * 10);
+
+  CHECK_THROWS_AS(ring.shift(1, 1), std::out_of_range);
+  CHECK_THROWS_AS(w.create_cart({n + 1}, {0}), std::exception);
+  CHECK_THROWS_AS(w.create_cart({n}, {0, 1}), std::invalid_argument);
+  comm plain = ring.dup();
+  CHECK(plain.topology() == topology_kind::cartesian);
+  plain.close();
+  ring.close();
+  CHECK_THROWS_AS(ring.dims(), closed_error);
+}
+
+TEST_CASE("a 2-d grid and its rows") {
+  comm w = comm::world();
+  const int n = w.size();
+  const auto dims = cart_comm::dims_create(n, {0, 0});
+  cart_comm grid = w.create_cart(dims, {0, 0});
+  const auto c = grid.coords();
+  CHECK(grid.coords_of(grid.rank()) == c);
+  cart_comm row = grid.sub({0, 1});
+  CHECK(row.size() == dims[1]);
+  CHECK(row.coords() == std::vector<int>{c[1]});
+  const auto s = grid.shift(0, 1);
+  CHECK(s.dest == (c[0] + 1 < dims[0] ? grid.rank_of({c[0] + 1, c[1]}) : MPI_PROC_NULL));
+  CHECK_THROWS_AS(grid.rank_of({dims[0], 0}), std::out_of_range);
+  row.close();
+  grid.close();
+}
+
+TEST_CASE("a distributed graph: a directed ring") {
+  comm w = comm::world();
+  const int r = w.rank(), n = w.size();
+  dist_graph_comm g = w.create_dist_graph({(r + n - 1) % n}, {(r + 1) % n});
+  CHECK(g.topology() == topology_kind::dist_graph);
+  CHECK(g.sources() == std::vector<int>{(r + n - 1) % n});
+  CHECK(g.destinations() == std::vector<int>{(r + 1) % n});
+  CHECK(g.in_degree() == 1);
+  std::vector<int> mine{r}, got{-1};
+  auto mb = ints(mine), gb = ints(got);
+  g.neighbor_alltoall(mb, gb);
+  CHECK(got[0] == (r + n - 1) % n);
+  std::vector<int> wrong(3);
+  auto wb = ints(wrong);
+  CHECK_THROWS_AS(g.neighbor_allgather(mb, wb), std::invalid_argument);
+  g.close();
+  CHECK_THROWS_AS(w.create_dist_graph({n}, {0}), std::exception);
+}
+
+TEST_CASE("an intercommunicator between the two halves") {
+  comm w = comm::world();
+  const int r = w.rank(), n = w.size();
+  if (n < 2) {
+    CHECK_THROWS_AS(comm::self().create_intercomm(1, w, 0), std::out_of_range);
+    return;
+  }
+  const int color = r < n / 2 ? 0 : 1;
+  comm half = w.split(color, r);
+  const int remote_leader = color == 0 ? n / 2 : 0;
+  intercomm x = half.create_intercomm(0, w, remote_leader, 5);
+  CHECK(x.is_inter());
+  CHECK(x.remote_size() == (color == 0 ? n - n / 2 : n / 2));
+  CHECK(x.get_group().size() == half.size());
+  CHECK(x.remote_group().size() == x.remote_size());
+  // Rank 0 of each half exchanges with rank 0 of the other.
+  if (half.rank() == 0) {
+    std::vector<int> out{color + 100}, in{-1};
+    auto ob = ints(out), ib = ints(in);
+    x.sendrecv(ob, 0, 1, ib, 0, 1);
+    CHECK(in[0] == (1 - color) + 100);
+  }
+  std::vector<int> v{1};
+  auto vb = ints(v);
+  CHECK_THROWS_AS(x.bcast(vb, 0), std::logic_error);
+  comm merged = x.merge(color == 1);
+  CHECK(merged.size() == n);
+  CHECK(merged.rank() == r);  // the low group first, then the high one, each in rank order
+  CHECK(!merged.is_inter());
+  merged.close();
+  x.close();
+  half.close();
+}

@@ -453,6 +453,52 @@ class ObjectsTest {
     assertSame(back.next, p);
   }
 
+  static final class FirstUsedByThreads {
+    @Transportable String name = "";
+    @Transportable List<FirstUsedByThreads> children = new ArrayList<>();
+    @Transportable FirstUsedByThreads next;
+  }
+
+  /** Several threads build a class's plan at once and send objects to this very rank (small
+   *  messages, distinct tags; matched probes keep each thread's message its own). */
+  @Test
+  void a08_threads() throws Exception {
+    int threads = 4, rounds = 200;
+    List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+    List<Thread> ts = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      final int id = t;
+      Thread th = new Thread(() -> {
+        try {
+          start.await();
+          for (int i = 0; i < rounds; i++) {
+            FirstUsedByThreads x = new FirstUsedByThreads();
+            x.name = "t" + id + "/" + i;
+            FirstUsedByThreads child = new FirstUsedByThreads();
+            child.next = x;
+            x.children.add(child);
+            x.children.add(child);
+            FirstUsedByThreads back = Wire.decode(Wire.encode(x), FirstUsedByThreads.class);
+            assertSame(back, back.children.get(1).next);
+            world.osend(x, rank, 200 + id);
+            FirstUsedByThreads got = world.orecv(FirstUsedByThreads.class, rank, 200 + id);
+            assertEquals(x.name, got.name);
+            assertSame(got.children.get(0), got.children.get(1));
+            assertSame(got, got.children.get(0).next);
+          }
+        } catch (Throwable e) {
+          errors.add(e);
+        }
+      });
+      th.start();
+      ts.add(th);
+    }
+    start.countDown();
+    for (Thread th : ts) th.join();
+    if (!errors.isEmpty()) throw new AssertionError(errors.get(0));
+  }
+
   // --- between ranks --------------------------------------------------------------------------
 
   /** Even ranks send first, odd ranks receive first: no deadlock for large messages. */

@@ -976,18 +976,23 @@ final class WirePlan {
   // Top level: the codec of a message's value
   // =========================================================================================
 
-  private static final ClassValue<Codec[]> TOP = new ClassValue<>() {
+  /** The two top-level codecs of a class, published safely (volatile) to other threads. */
+  private static final class TopCodecs {
+    volatile Codec ref, value;
+  }
+
+  private static final ClassValue<TopCodecs> TOP = new ClassValue<>() {
     @Override
-    protected Codec[] computeValue(Class<?> c) {
-      return new Codec[2];
+    protected TopCodecs computeValue(Class<?> c) {
+      return new TopCodecs();
     }
   };
 
   /** The codec of a whole message of class c: a reference (or, byValue, a struct) for a
    *  Transportable class, the value for anything else. Throws IllegalArgumentException naming c. */
   static Codec top(Class<?> c, boolean byValue) {
-    Codec[] cache = TOP.get(c);
-    Codec k = cache[byValue ? 1 : 0];
+    TopCodecs cache = TOP.get(c);
+    Codec k = byValue ? cache.value : cache.ref;
     if (k != null) return k;
     Codec simple = simpleCodec(c);
     if (simple != null) {
@@ -996,9 +1001,10 @@ final class WirePlan {
       Class<?> comp = c.getComponentType();
       k = new ObjectArrayCodec(comp, element(comp, byValue));
     } else {
-      k = element(c, byValue);
+      k = element(c, byValue);  // readies the plans it needs before it is published below
     }
-    cache[byValue ? 1 : 0] = k;  // benign race: equal codecs
+    if (byValue) cache.value = k;
+    else cache.ref = k;  // benign race: equal codecs
     return k;
   }
 

@@ -88,6 +88,7 @@ public final class JavaObjectsBench {
       Message m = c.mprobe(source, tag);
       byte[] b = new byte[(int) m.getCountBytes()];
       m.recv(b);
+      m.delete();
       return decode(b);
     }
     public byte[] encode(Node head) {

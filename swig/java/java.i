@@ -156,6 +156,7 @@ OOMPI_JAVA_CLEANER(oompi::rt::comm)
 OOMPI_JAVA_CLEANER(oompi::rt::request)
 OOMPI_JAVA_CLEANER(oompi::rt::datatype)
 OOMPI_JAVA_CLEANER(oompi::rt::op)
+OOMPI_JAVA_CLEANER(oompi::rt::message)  // one per orecv: no finalizer
 OOMPI_JAVA_CLEANER(oompi::rt::group)
 OOMPI_JAVA_CLEANER(oompi::rt::cart_shift)
 

@@ -62,6 +62,14 @@ final class ObjectTransport {
     if (type == null) throw new NullPointerException("oompi: orecv needs the class to receive");
     WirePlan.top(type, byValue);  // not transportable: fail before receiving anything
     Message m = comm.mprobe(source, tag);
+    try {
+      return receive(m, type, byValue);
+    } finally {
+      m.delete();  // frees the native message now (its Cleaner is unregistered)
+    }
+  }
+
+  private static <T> T receive(Message m, Class<T> type, boolean byValue) {
     if (m.getSource() == MPI.PROC_NULL) return null;
     long n = m.getCountBytes();
     if (n > Integer.MAX_VALUE - 16) {

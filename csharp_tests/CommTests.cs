@@ -105,7 +105,11 @@ namespace Oompi.Tests
                 x.Sendrecv(new[] { color }, 0, 0, into, 0, 0);
                 Assert.Equal(1 - color, into[0]);
             }
-            Assert.Throws<InvalidOperationException>(() => x.Bcast(new int[1], 0));
+            var sum = new long[1];
+            x.Allreduce(new long[] { Rank }, sum, Op.Sum);  // the other group's sum
+            long lo = (Size / 2) * (Size / 2 - 1) / 2;
+            Assert.Equal(color == 0 ? Size * (Size - 1) / 2 - lo : lo, sum[0]);
+            Assert.Throws<InvalidOperationException>(() => x.AllreduceInPlace(new int[1], Op.Sum));
             using var merged = x.Merge(color == 1);
             Assert.Equal(Rank, merged.Rank);
             Assert.Equal(Size, merged.Size);

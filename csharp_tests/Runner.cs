@@ -11,12 +11,15 @@ namespace Oompi.Tests
     /// verdict (TestSupport.Agree): a failure on any rank fails the test on every rank, and a
     /// failed rank whose peers are stuck in a collective it skipped aborts the job after
     /// OOMPI_TEST_GRACE seconds (default 10). Exit code 1 on every rank if anything failed.
-    /// Optional arguments: substrings of the test names to run.
+    /// Optional arguments: substrings of the test names to run; "-substring" leaves tests out.
+    /// <c>OompiTests.dll graph_peer</c> runs the C# side of the MPMD test with
+    /// tests/interop/graph_peer.cpp instead (GraphPeer.cs).
     /// </summary>
     public static class Runner
     {
         public static int Main(string[] args)
         {
+            if (args.Length > 0 && args[0] == "graph_peer") return GraphPeer.Run();
             using var env = new MpiEnvironment(ThreadLevel.Multiple);
             int rank = Comm.World().Rank;
             double grace = double.TryParse(Environment.GetEnvironmentVariable("OOMPI_TEST_GRACE"),
@@ -26,7 +29,9 @@ namespace Oompi.Tests
                 .SelectMany(t => t.GetMethods().Select(m => (type: t, method: m)))
                 .Where(x => x.method.GetCustomAttribute<FactAttribute>() is { Skip: null })
                 .Select(x => (x.type, x.method, name: $"{x.type.Name}.{x.method.Name}"))
-                .Where(x => args.Length == 0 || args.Any(a => x.name.Contains(a)))
+                .Where(x => !args.Any(a => a.StartsWith('-') && x.name.Contains(a[1..])))
+                .Where(x => !args.Any(a => !a.StartsWith('-')) ||
+                            args.Any(a => !a.StartsWith('-') && x.name.Contains(a)))
                 .OrderBy(x => x.name, StringComparer.Ordinal)
                 .ToList();
 

@@ -109,8 +109,13 @@ def test_intercomm(world):
             into = np.zeros(1, dtype=np.int32)
             x.sendrecv(np.array([color], dtype=np.int32), 0, 0, into, 0, 0)
             assert into[0] == 1 - color
+        x.barrier()
+        total = np.zeros(1, dtype=np.int64)
+        x.allreduce(np.array([me], dtype=np.int64), total, oompi.SUM)
+        lo = (n // 2) * (n // 2 - 1) // 2
+        assert total[0] == (n * (n - 1) // 2 - lo if color == 0 else lo)  # the other group's
         with pytest.raises(RuntimeError):
-            x.barrier()
+            x.allreduce_in_place(total, oompi.SUM)
         with x.merge(color == 1) as merged:
             assert (merged.size, merged.rank) == (n, me)
     half.close()

@@ -29,22 +29,32 @@ oompi::raw_buffer in(const buffer& b, const char* what) {
 // Keeps the facade op (and with it the core op and the user function's slot) alive until a
 // nonblocking reduction completes.
 std::shared_ptr<void> hold(const op& o) { return std::make_shared<op>(o); }
+// Calls f on the core's communicator of this state: the intracommunicator, or the
+// intercommunicator (whose collectives follow MPI's intercommunicator rules for roots and
+// sizes). In-place forms, scans and reduce_scatter stay intracommunicator-only (live_intra).
+template <class F>
+decltype(auto) on(const comm::state& s, F&& f) {
+  return s.inter() ? f(s.ic) : f(s.c);
+}
 }  // namespace
 
-void comm::barrier() const { live_intra("comm.barrier").c.barrier(); }
+void comm::barrier() const {
+  const auto& s = live("comm.barrier");
+  on(s, [&](const auto& c) { return c.barrier(); });
+}
 
 void comm::bcast(buffer& buf, int root) const {
-  const auto& s = live_intra("comm.bcast");
+  const auto& s = live("comm.bcast");
   out b(buf, "comm.bcast");
-  s.c.bcast(b.r, root);
+  on(s, [&](const auto& c) { return c.bcast(b.r, root); });
 }
 
 void comm::reduce(const buffer& sendbuf, buffer& recvbuf, const op& operation, int root) const {
-  const auto& s = live_intra("comm.reduce");
+  const auto& s = live("comm.reduce");
   const auto& o = operation.core("comm.reduce");
   auto sb = in(sendbuf, "comm.reduce");
   out rb(recvbuf, "comm.reduce");
-  s.c.reduce(sb, rb.r, o, root);
+  on(s, [&](const auto& c) { return c.reduce(sb, rb.r, o, root); });
 }
 
 void comm::reduce_in_place(buffer& buf, const op& operation, int root) const {
@@ -55,11 +65,11 @@ void comm::reduce_in_place(buffer& buf, const op& operation, int root) const {
 }
 
 void comm::allreduce(const buffer& sendbuf, buffer& recvbuf, const op& operation) const {
-  const auto& s = live_intra("comm.allreduce");
+  const auto& s = live("comm.allreduce");
   const auto& o = operation.core("comm.allreduce");
   auto sb = in(sendbuf, "comm.allreduce");
   out rb(recvbuf, "comm.allreduce");
-  s.c.allreduce(sb, rb.r, o);
+  on(s, [&](const auto& c) { return c.allreduce(sb, rb.r, o); });
 }
 
 void comm::allreduce_in_place(buffer& buf, const op& operation) const {
@@ -70,10 +80,10 @@ void comm::allreduce_in_place(buffer& buf, const op& operation) const {
 }
 
 void comm::gather(const buffer& sendbuf, buffer& recvbuf, int root) const {
-  const auto& s = live_intra("comm.gather");
+  const auto& s = live("comm.gather");
   auto sb = in(sendbuf, "comm.gather");
   out rb(recvbuf, "comm.gather");
-  s.c.gather(sb, rb.r, root);
+  on(s, [&](const auto& c) { return c.gather(sb, rb.r, root); });
 }
 
 void comm::gather_in_place(buffer& buf, int root) const {
@@ -84,17 +94,17 @@ void comm::gather_in_place(buffer& buf, int root) const {
 
 void comm::gatherv(const buffer& sendbuf, buffer& recvbuf, const std::vector<int>& counts,
                    const std::vector<int>& displs, int root) const {
-  const auto& s = live_intra("comm.gatherv");
+  const auto& s = live("comm.gatherv");
   auto sb = in(sendbuf, "comm.gatherv");
   out rb(recvbuf, "comm.gatherv");
-  s.c.gatherv(sb, rb.r, counts, displs, root);
+  on(s, [&](const auto& c) { return c.gatherv(sb, rb.r, counts, displs, root); });
 }
 
 void comm::scatter(const buffer& sendbuf, buffer& recvbuf, int root) const {
-  const auto& s = live_intra("comm.scatter");
+  const auto& s = live("comm.scatter");
   auto sb = in(sendbuf, "comm.scatter");
   out rb(recvbuf, "comm.scatter");
-  s.c.scatter(sb, rb.r, root);
+  on(s, [&](const auto& c) { return c.scatter(sb, rb.r, root); });
 }
 
 void comm::scatter_in_place(buffer& buf, int root) const {
@@ -105,17 +115,17 @@ void comm::scatter_in_place(buffer& buf, int root) const {
 
 void comm::scatterv(const buffer& sendbuf, const std::vector<int>& counts,
                     const std::vector<int>& displs, buffer& recvbuf, int root) const {
-  const auto& s = live_intra("comm.scatterv");
+  const auto& s = live("comm.scatterv");
   auto sb = in(sendbuf, "comm.scatterv");
   out rb(recvbuf, "comm.scatterv");
-  s.c.scatterv(sb, counts, displs, rb.r, root);
+  on(s, [&](const auto& c) { return c.scatterv(sb, counts, displs, rb.r, root); });
 }
 
 void comm::allgather(const buffer& sendbuf, buffer& recvbuf) const {
-  const auto& s = live_intra("comm.allgather");
+  const auto& s = live("comm.allgather");
   auto sb = in(sendbuf, "comm.allgather");
   out rb(recvbuf, "comm.allgather");
-  s.c.allgather(sb, rb.r);
+  on(s, [&](const auto& c) { return c.allgather(sb, rb.r); });
 }
 
 void comm::allgather_in_place(buffer& buf) const {
@@ -126,17 +136,17 @@ void comm::allgather_in_place(buffer& buf) const {
 
 void comm::allgatherv(const buffer& sendbuf, buffer& recvbuf, const std::vector<int>& counts,
                       const std::vector<int>& displs) const {
-  const auto& s = live_intra("comm.allgatherv");
+  const auto& s = live("comm.allgatherv");
   auto sb = in(sendbuf, "comm.allgatherv");
   out rb(recvbuf, "comm.allgatherv");
-  s.c.allgatherv(sb, rb.r, counts, displs);
+  on(s, [&](const auto& c) { return c.allgatherv(sb, rb.r, counts, displs); });
 }
 
 void comm::alltoall(const buffer& sendbuf, buffer& recvbuf) const {
-  const auto& s = live_intra("comm.alltoall");
+  const auto& s = live("comm.alltoall");
   auto sb = in(sendbuf, "comm.alltoall");
   out rb(recvbuf, "comm.alltoall");
-  s.c.alltoall(sb, rb.r);
+  on(s, [&](const auto& c) { return c.alltoall(sb, rb.r); });
 }
 
 void comm::alltoall_in_place(buffer& buf) const {
@@ -149,10 +159,10 @@ void comm::alltoallv(const buffer& sendbuf, const std::vector<int>& sendcounts,
                      const std::vector<int>& senddispls, buffer& recvbuf,
                      const std::vector<int>& recvcounts,
                      const std::vector<int>& recvdispls) const {
-  const auto& s = live_intra("comm.alltoallv");
+  const auto& s = live("comm.alltoallv");
   auto sb = in(sendbuf, "comm.alltoallv");
   out rb(recvbuf, "comm.alltoallv");
-  s.c.alltoallv(sb, sendcounts, senddispls, rb.r, recvcounts, recvdispls);
+  on(s, [&](const auto& c) { return c.alltoallv(sb, sendcounts, senddispls, rb.r, recvcounts, recvdispls); });
 }
 
 void comm::reduce_scatter_block(const buffer& sendbuf, buffer& recvbuf,
@@ -206,36 +216,36 @@ void comm::exscan_in_place(buffer& buf, const op& operation) const {
 // --- nonblocking ---------------------------------------------------------------------------
 
 request comm::ibarrier() const {
-  const auto& s = live_intra("comm.ibarrier");
+  const auto& s = live("comm.ibarrier");
   detail::drain();
-  return request(s.c.ibarrier());
+  return request(on(s, [&](const auto& c) { return c.ibarrier(); }));
 }
 
 request comm::ibcast(async_buffer& buf, int root) const {
-  const auto& s = live_intra("comm.ibcast");
+  const auto& s = live("comm.ibcast");
   out b(buf, "comm.ibcast");
   detail::drain();
-  return request(owning(s.c.ibcast(b.r, root), &buf));
+  return request(owning(on(s, [&](const auto& c) { return c.ibcast(b.r, root); }), &buf));
 }
 
 request comm::ireduce(const async_buffer& sendbuf, async_buffer& recvbuf, const op& operation,
                       int root) const {
-  const auto& s = live_intra("comm.ireduce");
+  const auto& s = live("comm.ireduce");
   const auto& o = operation.core("comm.ireduce");
   auto sb = in(sendbuf, "comm.ireduce");
   out rb(recvbuf, "comm.ireduce");
   detail::drain();
-  return request(owning(s.c.ireduce(sb, rb.r, o, root), &sendbuf, &recvbuf, hold(operation)));
+  return request(owning(on(s, [&](const auto& c) { return c.ireduce(sb, rb.r, o, root); }), &sendbuf, &recvbuf, hold(operation)));
 }
 
 request comm::iallreduce(const async_buffer& sendbuf, async_buffer& recvbuf,
                          const op& operation) const {
-  const auto& s = live_intra("comm.iallreduce");
+  const auto& s = live("comm.iallreduce");
   const auto& o = operation.core("comm.iallreduce");
   auto sb = in(sendbuf, "comm.iallreduce");
   out rb(recvbuf, "comm.iallreduce");
   detail::drain();
-  return request(owning(s.c.iallreduce(sb, rb.r, o), &sendbuf, &recvbuf, hold(operation)));
+  return request(owning(on(s, [&](const auto& c) { return c.iallreduce(sb, rb.r, o); }), &sendbuf, &recvbuf, hold(operation)));
 }
 
 request comm::iallreduce_in_place(async_buffer& buf, const op& operation) const {
@@ -247,75 +257,75 @@ request comm::iallreduce_in_place(async_buffer& buf, const op& operation) const 
 }
 
 request comm::igather(const async_buffer& sendbuf, async_buffer& recvbuf, int root) const {
-  const auto& s = live_intra("comm.igather");
+  const auto& s = live("comm.igather");
   auto sb = in(sendbuf, "comm.igather");
   out rb(recvbuf, "comm.igather");
   detail::drain();
-  return request(owning(s.c.igather(sb, rb.r, root), &sendbuf, &recvbuf));
+  return request(owning(on(s, [&](const auto& c) { return c.igather(sb, rb.r, root); }), &sendbuf, &recvbuf));
 }
 
 request comm::igatherv(const async_buffer& sendbuf, async_buffer& recvbuf,
                        const std::vector<int>& counts, const std::vector<int>& displs,
                        int root) const {
-  const auto& s = live_intra("comm.igatherv");
+  const auto& s = live("comm.igatherv");
   auto sb = in(sendbuf, "comm.igatherv");
   out rb(recvbuf, "comm.igatherv");
   detail::drain();
-  return request(owning(s.c.igatherv(sb, rb.r, counts, displs, root), &sendbuf, &recvbuf));
+  return request(owning(on(s, [&](const auto& c) { return c.igatherv(sb, rb.r, counts, displs, root); }), &sendbuf, &recvbuf));
 }
 
 request comm::iscatter(const async_buffer& sendbuf, async_buffer& recvbuf, int root) const {
-  const auto& s = live_intra("comm.iscatter");
+  const auto& s = live("comm.iscatter");
   auto sb = in(sendbuf, "comm.iscatter");
   out rb(recvbuf, "comm.iscatter");
   detail::drain();
-  return request(owning(s.c.iscatter(sb, rb.r, root), &sendbuf, &recvbuf));
+  return request(owning(on(s, [&](const auto& c) { return c.iscatter(sb, rb.r, root); }), &sendbuf, &recvbuf));
 }
 
 request comm::iscatterv(const async_buffer& sendbuf, const std::vector<int>& counts,
                         const std::vector<int>& displs, async_buffer& recvbuf, int root) const {
-  const auto& s = live_intra("comm.iscatterv");
+  const auto& s = live("comm.iscatterv");
   auto sb = in(sendbuf, "comm.iscatterv");
   out rb(recvbuf, "comm.iscatterv");
   detail::drain();
-  return request(owning(s.c.iscatterv(sb, counts, displs, rb.r, root), &sendbuf, &recvbuf));
+  return request(owning(on(s, [&](const auto& c) { return c.iscatterv(sb, counts, displs, rb.r, root); }), &sendbuf, &recvbuf));
 }
 
 request comm::iallgather(const async_buffer& sendbuf, async_buffer& recvbuf) const {
-  const auto& s = live_intra("comm.iallgather");
+  const auto& s = live("comm.iallgather");
   auto sb = in(sendbuf, "comm.iallgather");
   out rb(recvbuf, "comm.iallgather");
   detail::drain();
-  return request(owning(s.c.iallgather(sb, rb.r), &sendbuf, &recvbuf));
+  return request(owning(on(s, [&](const auto& c) { return c.iallgather(sb, rb.r); }), &sendbuf, &recvbuf));
 }
 
 request comm::iallgatherv(const async_buffer& sendbuf, async_buffer& recvbuf,
                           const std::vector<int>& counts, const std::vector<int>& displs) const {
-  const auto& s = live_intra("comm.iallgatherv");
+  const auto& s = live("comm.iallgatherv");
   auto sb = in(sendbuf, "comm.iallgatherv");
   out rb(recvbuf, "comm.iallgatherv");
   detail::drain();
-  return request(owning(s.c.iallgatherv(sb, rb.r, counts, displs), &sendbuf, &recvbuf));
+  return request(owning(on(s, [&](const auto& c) { return c.iallgatherv(sb, rb.r, counts, displs); }), &sendbuf, &recvbuf));
 }
 
 request comm::ialltoall(const async_buffer& sendbuf, async_buffer& recvbuf) const {
-  const auto& s = live_intra("comm.ialltoall");
+  const auto& s = live("comm.ialltoall");
   auto sb = in(sendbuf, "comm.ialltoall");
   out rb(recvbuf, "comm.ialltoall");
   detail::drain();
-  return request(owning(s.c.ialltoall(sb, rb.r), &sendbuf, &recvbuf));
+  return request(owning(on(s, [&](const auto& c) { return c.ialltoall(sb, rb.r); }), &sendbuf, &recvbuf));
 }
 
 request comm::ialltoallv(const async_buffer& sendbuf, const std::vector<int>& sendcounts,
                          const std::vector<int>& senddispls, async_buffer& recvbuf,
                          const std::vector<int>& recvcounts,
                          const std::vector<int>& recvdispls) const {
-  const auto& s = live_intra("comm.ialltoallv");
+  const auto& s = live("comm.ialltoallv");
   auto sb = in(sendbuf, "comm.ialltoallv");
   out rb(recvbuf, "comm.ialltoallv");
   detail::drain();
   return request(owning(
-      s.c.ialltoallv(sb, sendcounts, senddispls, rb.r, recvcounts, recvdispls), &sendbuf,
+      on(s, [&](const auto& c) { return c.ialltoallv(sb, sendcounts, senddispls, rb.r, recvcounts, recvdispls); }), &sendbuf,
       &recvbuf));
 }
 

@@ -29,8 +29,8 @@ const comm::state& comm::live_intra(const char* what) const {
   const auto& s = live(what);
   if (s.inter())
     throw std::logic_error(std::string(what) +
-                           ": collectives on intercommunicators are not in oompi's bindings "
-                           "yet; merge() the intercommunicator into an intracommunicator");
+                           ": MPI defines no in-place form, scan or exscan on intercommunicators "
+                           "(and oompi's bindings have no reduce_scatter there yet)");
   return s;
 }
 

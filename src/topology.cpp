@@ -32,35 +32,34 @@ int topo_comm::out_degree() const {
                        [](const auto& t) { return t.out_degree(); });
 }
 
-void topo_comm::neighbor_allgather(const buffer& sendbuf, buffer& recvbuf) const {
-  const char* what = "topo_comm.neighbor_allgather";
-  const auto& s = live(what);
+// A neighbour collective: checks, then f(core topology, send raw, recv raw) on the right view.
+template <class F>
+static decltype(auto) neighbor(const comm::state& s, const char* what, const buffer& sendbuf,
+                        const buffer& recvbuf, F&& f) {
   check_buffer(sendbuf, what);
   check_buffer(recvbuf, what);
   auto sb = raw(sendbuf);
   auto rb = raw(recvbuf);
-  with_topology(s, what, [&](const auto& t) { t.neighbor_allgather(sb, rb); });
+  return with_topology(s, what, [&](const auto& t) { return f(t, sb, rb); });
+}
+
+void topo_comm::neighbor_allgather(const buffer& sendbuf, buffer& recvbuf) const {
+  const char* what = "topo_comm.neighbor_allgather";
+  neighbor(live(what), what, sendbuf, recvbuf,
+           [](const auto& t, auto& sb, auto& rb) { t.neighbor_allgather(sb, rb); });
 }
 
 void topo_comm::neighbor_alltoall(const buffer& sendbuf, buffer& recvbuf) const {
   const char* what = "topo_comm.neighbor_alltoall";
-  const auto& s = live(what);
-  check_buffer(sendbuf, what);
-  check_buffer(recvbuf, what);
-  auto sb = raw(sendbuf);
-  auto rb = raw(recvbuf);
-  with_topology(s, what, [&](const auto& t) { t.neighbor_alltoall(sb, rb); });
+  neighbor(live(what), what, sendbuf, recvbuf,
+           [](const auto& t, auto& sb, auto& rb) { t.neighbor_alltoall(sb, rb); });
 }
 
 request topo_comm::ineighbor_allgather(const async_buffer& sendbuf, async_buffer& recvbuf) const {
   const char* what = "topo_comm.ineighbor_allgather";
   const auto& s = live(what);
-  check_buffer(sendbuf, what);
-  check_buffer(recvbuf, what);
   detail::drain();
-  auto sb = raw(sendbuf);
-  auto rb = raw(recvbuf);
-  return request(with_topology(s, what, [&](const auto& t) {
+  return request(neighbor(s, what, sendbuf, recvbuf, [&](const auto& t, auto& sb, auto& rb) {
     return owning(t.ineighbor_allgather(sb, rb), &sendbuf, &recvbuf);
   }));
 }
@@ -68,12 +67,8 @@ request topo_comm::ineighbor_allgather(const async_buffer& sendbuf, async_buffer
 request topo_comm::ineighbor_alltoall(const async_buffer& sendbuf, async_buffer& recvbuf) const {
   const char* what = "topo_comm.ineighbor_alltoall";
   const auto& s = live(what);
-  check_buffer(sendbuf, what);
-  check_buffer(recvbuf, what);
   detail::drain();
-  auto sb = raw(sendbuf);
-  auto rb = raw(recvbuf);
-  return request(with_topology(s, what, [&](const auto& t) {
+  return request(neighbor(s, what, sendbuf, recvbuf, [&](const auto& t, auto& sb, auto& rb) {
     return owning(t.ineighbor_alltoall(sb, rb), &sendbuf, &recvbuf);
   }));
 }

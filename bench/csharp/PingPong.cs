@@ -181,13 +181,15 @@ namespace OompiBench
             return which switch
             {
                 "pingpong" => PingPong.Run(args),
+                "crossing" => Crossing.Run(args),
+                "objects" => Objects.Run(args),
                 _ => Usage(which),
             };
         }
 
         static int Usage(string which)
         {
-            Console.Error.WriteLine($"OompiBenchCs: unknown bench '{which}' (pingpong)");
+            Console.Error.WriteLine($"OompiBenchCs: unknown bench '{which}' (pingpong, crossing, objects)");
             return 2;
         }
     }

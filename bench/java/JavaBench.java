@@ -8,6 +8,7 @@ import org.oompi.Datatype;
 import org.oompi.Environment;
 import org.oompi.Op;
 import org.oompi.NativeUserFunction;
+import org.oompi.UserFunction;
 
 /**
  * Java benches (issue 5), JSON-lines records as in docs/bench.md.
@@ -43,6 +44,16 @@ public final class JavaBench {
     @Override
     public void call(long in, long inout, int count, long extent, Datatype type) {
       calls++;
+    }
+  }
+
+  /** The same sum over UserFunction's ByteBuffer views (seed 000, Fig. 13). */
+  static final class SumIntViews extends UserFunction {
+    long calls;
+    @Override
+    public void call(ByteBuffer in, ByteBuffer inOut, int count, Datatype type) {
+      calls++;
+      for (int i = 0; i < count; i++) inOut.putInt(4 * i, inOut.getInt(4 * i) + in.getInt(4 * i));
     }
   }
 
@@ -87,8 +98,8 @@ public final class JavaBench {
         + "\"baseline\":\"java\",\"systems\":[\"java\"],\"case_label\":\"crossing\",\"case_format\":\"text\","
         + "\"metrics\":{\"ns_per_call\":{\"label\":\"time per call\",\"unit\":\"ns\",\"better\":\"lower\"}},"
         + "\"notes\":[\"null and int-argument downcalls through the SWIG wrapper (with its exception handler);"
-        + " director upcall = C++ calling UserFunction.call (4 arguments + a Datatype proxy);"
-        + " user op = MPI_Reduce_local of 1 int through a Java UserFunction\"]}");
+        + " director upcall = C++ calling NativeUserFunction.call (4 arguments + a Datatype proxy);"
+        + " user op = MPI_Reduce_local of 1 int through a Java NativeUserFunction (addresses), and through a UserFunction over two ByteBuffer views\"]}");
   }
 
   static int itersFor(int bytes, boolean quick) {
@@ -163,6 +174,8 @@ public final class JavaBench {
     ByteBuffer two = Buffers.newByteBuffer(4);
     SumInts fn = new SumInts();
     Op op = Op.create(fn, true);
+    SumIntViews views = new SumIntViews();
+    Op viewOp = new Op(views, true);
     try {
       for (int r = first - 1; r < first + rounds; r++) {
         long t0 = System.nanoTime();
@@ -176,17 +189,22 @@ public final class JavaBench {
         long t3 = System.nanoTime();
         BenchSupport.reduceLocalLoop(op, one, two, 1, Datatype.INT, upIters);
         long t4 = System.nanoTime();
+        BenchSupport.reduceLocalLoop(viewOp, one, two, 1, Datatype.INT, upIters);
+        long t5 = System.nanoTime();
         if (acc == 42) System.err.print("");
         if (r >= first) {
           sample("java_crossing", "null downcall", "java", r, "ns_per_call", (t1 - t0) / (double) iters);
           sample("java_crossing", "downcall, 3 int args", "java", r, "ns_per_call", (t2 - t1) / (double) iters);
           sample("java_crossing", "director upcall", "java", r, "ns_per_call", (t3 - t2) / (double) upIters);
           sample("java_crossing", "user op, 1 element", "java", r, "ns_per_call", (t4 - t3) / (double) upIters);
+          sample("java_crossing", "user op, 1 element, ByteBuffer views", "java", r, "ns_per_call", (t5 - t4) / (double) upIters);
         }
       }
     } finally {
       op.close();
+      viewOp.close();
     }
+    if (views.calls == 0) throw new IllegalStateException("the view function was never called");
     if (fn.calls == 0) throw new IllegalStateException("the user function was never called");
   }
 }

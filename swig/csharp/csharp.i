@@ -235,3 +235,9 @@ OOMPI_CS_DISPOSABLE(oompi::rt::datatype, (IsNull() || !IsBuiltin()))
 %}
 
 %include "../oompi.i"
+
+// The native side of bench/csharp (Oompi.BenchSupport: raw C loop, crossing-cost probes).
+%{
+#include "../bench_support.hpp"
+%}
+%include "../bench_support.hpp"

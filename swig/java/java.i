@@ -6,7 +6,7 @@
 
 %{
 #include "oompi_java.hpp"
-#include "oompi_java_bench.hpp"
+#include "../bench_support.hpp"
 #include <oompi/object_ops.hpp>
 #include <oompi/rt/interop.hpp>
 %}
@@ -541,4 +541,4 @@ inline bool array_copy() { return g_copy_arrays.load(); }
 }
 
 // The native side of bench/java (org.oompi.BenchSupport).
-%include "oompi_java_bench.hpp"
+%include "../bench_support.hpp"

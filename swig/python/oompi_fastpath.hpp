@@ -700,31 +700,33 @@ inline PyObject* fast_orecv(PyObject* self, PyObject* const* args, Py_ssize_t na
   if (a[3] && (with_status = PyObject_IsTrue(a[3])) < 0) return nullptr;
   PyObject* type = a[2] && a[2] != Py_None ? a[2] : nullptr;
   if (!type && !pickle_ready()) return nullptr;
-  // Small messages (most pickled objects): probe and receive in one release of the GIL into a
-  // per-thread buffer, copied into a bytes object. Larger ones: an exact bytes object first.
+  // Small messages (most pickled objects): a matched probe and its receive in one release of
+  // the GIL into a per-thread buffer, copied into a bytes object. Larger ones: an exact bytes
+  // object first. The matched probe (MPI_Mprobe/MPI_Mrecv) makes concurrent orecv calls from
+  // several threads safe: no other receive can take the message between probe and receive.
   constexpr long long small_max = 4096;  // copied out into a bytes object: keep it short
   thread_local std::vector<char> small(small_max);
   rt::status st;
+  rt::message m;
   bool received = false;
   if (!call_released([&] {
-        st = c->probe(source, tag);
-        if (st.count_bytes() <= small_max) {
-          rt::buffer sb(small.data(), st.count_bytes(),
+        m = c->mprobe(source, tag);
+        if (m.count_bytes() <= small_max) {
+          rt::buffer sb(small.data(), m.count_bytes(),
                         rt::detail::builtin_type(rt::type_kind::uint8), 1);
-          st = c->recv(sb, st.source(), st.tag());
+          st = m.recv(sb);
           received = true;
         }
       }))
     return nullptr;
-  const long long n = st.count_bytes();
+  const long long n = received ? st.count_bytes() : m.count_bytes();
   PyObject* data = PyBytes_FromStringAndSize(received ? small.data() : nullptr,
                                              static_cast<Py_ssize_t>(n));
-  if (!data) return nullptr;
+  if (!data) return nullptr;  // the message stays matched and unreceived: MPI frees it at finalize
   if (!received) {
     // Filled before anyone else sees the bytes object (the documented way to build one).
     rt::buffer b(PyBytes_AS_STRING(data), n, rt::detail::builtin_type(rt::type_kind::uint8), 1);
-    const int src = st.source(), tg = st.tag();
-    if (!call_released([&] { st = c->recv(b, src, tg); })) return Py_DECREF(data), nullptr;
+    if (!call_released([&] { st = m.recv(b); })) return Py_DECREF(data), nullptr;
   }
   PyObject* obj;
   if (type) {

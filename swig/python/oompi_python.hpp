@@ -284,6 +284,25 @@ inline PyObject* memory_view(std::int64_t address, std::int64_t nbytes, bool wri
                                  writable ? PyBUF_WRITE : PyBUF_READ);
 }
 
+/// Fills `out` with the Requests of a Python sequence; false with a TypeError set otherwise.
+inline bool request_vector(PyObject* seq, std::vector<rt::request>& out, swig_type_info* type) {
+  PyObject* fast = PySequence_Fast(seq, "oompi: expected a sequence of Requests");
+  if (!fast) return false;
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  out.reserve(static_cast<std::size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    void* p = nullptr;
+    if (!SWIG_IsOK(SWIG_ConvertPtr(PySequence_Fast_GET_ITEM(fast, i), &p, type, 0)) || !p) {
+      Py_DECREF(fast);
+      PyErr_Format(PyExc_TypeError, "oompi: item %zd of the request set is not a Request", i);
+      return false;
+    }
+    out.push_back(*static_cast<rt::request*>(p));
+  }
+  Py_DECREF(fast);
+  return true;
+}
+
 /// Fills v from any sequence of integers (list, tuple, range, NumPy array); false with a
 /// Python exception set otherwise.
 template <class T>

@@ -50,6 +50,16 @@
 
 // --- integer vectors (counts, displacements): any sequence of integers, NumPy arrays too ----
 // (applied by oompi.i right after its %template lines, which would override them)
+// Request sets (Request.wait_all(reqs), start_all, wait_some, ...): any sequence of Requests.
+// The vector holds copies that share each request's state, so completion shows in the list.
+%typemap(in) std::vector<oompi::rt::request>& (std::vector<oompi::rt::request> tmp) %{
+  if (!oompi::python::request_vector($input, tmp, $descriptor(oompi::rt::request*))) SWIG_fail;
+  $1 = &tmp;
+%}
+%typemap(typecheck, precedence=SWIG_TYPECHECK_POINTER) std::vector<oompi::rt::request>& %{
+  $1 = PySequence_Check($input) ? 1 : 0;
+%}
+
 %define OOMPI_VECTOR_TYPEMAPS
 %typemap(in) const std::vector<int>& (std::vector<int> tmp) %{
   if (!oompi::python::int_vector($input, tmp, "expected a sequence of integers")) SWIG_fail;

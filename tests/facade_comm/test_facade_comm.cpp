@@ -183,9 +183,18 @@ TEST_CASE("an intercommunicator between the two halves") {
     x.sendrecv(ob, 0, 1, ib, 0, 1);
     CHECK(in[0] == (1 - color) + 100);
   }
-  std::vector<int> v{1};
+  // bcast from rank 0 of group 0 to group 1, with MPI's intercommunicator roots.
+  std::vector<int> v{color == 0 && half.rank() == 0 ? 77 : -1};
   auto vb = ints(v);
-  CHECK_THROWS_AS(x.bcast(vb, 0), std::logic_error);
+  x.bcast(vb, color == 1 ? 0 : (half.rank() == 0 ? MPI_ROOT : MPI_PROC_NULL));
+  if (color == 1) CHECK(v[0] == 77);
+  // allreduce: each group gets the sum over the other group.
+  std::vector<int> one{r}, sum{-1};
+  auto ob = ints(one), sb = ints(sum);
+  x.allreduce(ob, sb, op::of(op_kind::sum));
+  const int lo = (n / 2) * (n / 2 - 1) / 2, all = n * (n - 1) / 2;
+  CHECK(sum[0] == (color == 0 ? all - lo : lo));
+  CHECK_THROWS_AS(x.allreduce_in_place(vb, op::of(op_kind::sum)), std::logic_error);
   comm merged = x.merge(color == 1);
   CHECK(merged.size() == n);
   CHECK(merged.rank() == r);  // the low group first, then the high one, each in rank order

@@ -6,7 +6,7 @@ namespace Oompi
     /// OOMPI's port (MPI.NET's <c>comm[rank]</c>): a communicator and one rank in it, the source
     /// or destination of messages. <c>world[(rank + 1) % size].Send(data)</c>.
     /// </summary>
-    public readonly struct Port
+    public readonly partial struct Port
     {
         /// <summary>The communicator.</summary>
         public Comm Comm { get; }

@@ -32,6 +32,8 @@ from .core import (  # noqa: F401
     Environment,
     Interop,
     MPIError,
+    BufferAttachment,
+    Message,
     Op,
     Request,
     Status,

@@ -122,10 +122,14 @@ def _recv_rest(self, first, st):
 def _orecv_py(self, source=_core.ANY_SOURCE, tag=_core.ANY_TAG, type=None, with_status=False):
     """Receives an object sent with osend (pickled; or wire v1 of ``type``: a Transportable
     class by value, oompi.Ref(cls), list[...]); ``(obj, status)`` when with_status is true."""
-    st = self.probe(source, tag)
-    first = bytearray(st.count_bytes)
-    st = self.recv(first, st.source, st.tag)
-    obj = _wire.loads(first, type) if type is not None else _recv_rest(self, first, st)
+    return _orecv_message(self, self.mprobe(source, tag), type, with_status)
+
+
+def _orecv_message(comm, msg, type, with_status=True):
+    # A matched message (mprobe/improbe): no other receive, on any thread, can take it.
+    first = bytearray(msg.count_bytes)
+    st = msg.recv(first)
+    obj = _wire.loads(first, type) if type is not None else _recv_rest(comm, first, st)
     return (obj, st) if with_status else obj
 
 
@@ -159,10 +163,11 @@ class ObjectRequest:
                 if all(r.test() is not None for r in self._requests if r.is_pending()):
                     self._done = True
             else:
-                st = self._comm.iprobe(self._source, self._tag)
-                if st is not None:
-                    # The message is there: receive it (and any out-of-band frames after it).
-                    self._value, self.status = self._comm.orecv(st.source, st.tag, self._type, True)
+                msg = self._comm.improbe(self._source, self._tag)
+                if msg is not None:
+                    # The message is there, matched to us: receive it (and any out-of-band
+                    # frames after it).
+                    self._value, self.status = _orecv_message(self._comm, msg, self._type)
                     self._done = True
         return self._done, self._value
 

@@ -37,10 +37,12 @@ class comm {
 public:
   /// A null communicator.
   comm() = default;
+#ifndef SWIG
   comm(const comm&) = default;
   comm(comm&&) noexcept = default;
   comm& operator=(const comm&) = default;
   comm& operator=(comm&&) noexcept = default;
+#endif
   /// Virtual: a binding may free a cart_comm, dist_graph_comm or intercomm through a comm*.
   virtual ~comm() = default;
 

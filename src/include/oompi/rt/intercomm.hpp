@@ -3,7 +3,10 @@
 
 // Intercommunicators for the bindings, made by comm::create_intercomm: point-to-point between
 // two disjoint groups (ranks name processes of the remote group), remote_size, remote_group,
-// merge. Collectives on an intercommunicator throw std::logic_error for now: merge() first.
+// merge, and the collectives MPI defines on them, with MPI's rules: in the root's group the
+// root passes `root` (MPI_ROOT) and the others `proc_null`; the other group passes the root's
+// rank in the root's group; allreduce/allgather/alltoall exchange between the two groups.
+// In-place forms, scan, exscan and reduce_scatter throw std::logic_error.
 
 #include "comm.hpp"
 

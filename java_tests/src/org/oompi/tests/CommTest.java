@@ -113,7 +113,11 @@ class CommTest {
         x.sendrecv(new int[] {color}, 0, 0, in, 0, 0);
         assertEquals(1 - color, in[0]);
       }
-      assertThrows(IllegalStateException.class, () -> x.bcast(new int[1], 0));
+      // bcast from rank 0 of the low group: MPI's intercommunicator roots.
+      int[] v = {color == 0 && half.getRank() == 0 ? 77 : -1};
+      x.bcast(v, color == 1 ? 0 : (half.getRank() == 0 ? MPI.ROOT : MPI.PROC_NULL));
+      if (color == 1) assertEquals(77, v[0]);
+      assertThrows(IllegalStateException.class, () -> x.allreduceInPlace(new int[1], Op.SUM));
       try (Comm merged = x.merge(color == 1)) {
         assertEquals(rank, merged.getRank());
         assertEquals(size, merged.getSize());

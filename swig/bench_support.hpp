@@ -1,8 +1,9 @@
-// Native side of bench/java (class org.oompi.BenchSupport): the raw C baseline run inside the
-// Java process (same buffers, same run, interleaved with the Java systems) and the probes of
-// the crossing-cost table. Not part of the API users program against.
-#ifndef OOMPI_SWIG_JAVA_BENCH_HPP
-#define OOMPI_SWIG_JAVA_BENCH_HPP
+// Native side of the language benches (org.oompi.BenchSupport, Oompi.BenchSupport): the raw C
+// baseline run inside the managed process (same buffers, same run, interleaved with the
+// language's systems) and the probes of the crossing-cost tables. Not part of the API users
+// program against.
+#ifndef OOMPI_SWIG_BENCH_SUPPORT_HPP
+#define OOMPI_SWIG_BENCH_SUPPORT_HPP
 
 #include <oompi/op.hpp>
 #include <oompi/rt/rt.hpp>
@@ -11,7 +12,7 @@
 
 #include <cstdint>
 
-namespace oompi::java {
+namespace oompi::bench {
 
 struct bench_support {
   /// iters round trips of the buffer's bytes with `peer` over MPI_COMM_WORLD, written as a C
@@ -41,7 +42,7 @@ struct bench_support {
     for (int i = 0; i < iters; ++i) fn.call(address, address, count, type.size(), type);
   }
   /// iters MPI_Reduce_local calls of `count` elements through op (a user op: MPI calls the
-  /// trampoline, which calls the Java function).
+  /// trampoline, which calls the managed function).
   static void reduce_local_loop(const rt::op& o, const rt::buffer& in, rt::buffer& inout,
                                 int count, const rt::datatype& type, int iters) {
     MPI_Op h = o.core("reduce_local").native();
@@ -51,6 +52,6 @@ struct bench_support {
   }
 };
 
-}  // namespace oompi::java
+}  // namespace oompi::bench
 
-#endif  // OOMPI_SWIG_JAVA_BENCH_HPP
+#endif  // OOMPI_SWIG_BENCH_SUPPORT_HPP

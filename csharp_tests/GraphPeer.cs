@@ -1,0 +1,64 @@
+using System;
+using System.Linq;
+
+namespace Oompi.Tests
+{
+    /// <summary>
+    /// The C# side of the MPMD test with tests/interop/graph_peer.cpp (rank 0, C++):
+    ///
+    ///     mpirun -np 1 graph_peer : -np 1 dotnet OompiTests.dll graph_peer
+    ///
+    /// Receives the golden shape (tag 1, by value: a C# struct) and graph (tag 2, a reference) in
+    /// wire format v1, checks them, sends back the shape with id + 1 and name + "!" (tag 3), the
+    /// graph with its data times 10 (tag 4) and a chain of 1000 nodes whose Other is the head
+    /// (tag 5). Any mismatch aborts the job, so every rank's exit code says it.
+    /// </summary>
+    public static class GraphPeer
+    {
+        public static int Run()
+        {
+            using var env = new MpiEnvironment(ThreadLevel.Multiple);
+            var world = Comm.World();
+            try
+            {
+                Check(world.Size == 2 && world.Rank == 1, "run as rank 1 of 2, after graph_peer");
+                var shape = world.ORecv<Shape>(0, 1);
+                var want = Golden.Shape();
+                Check(shape.Name == want.Name && shape.Id == want.Id && shape.Closed && shape.Origin.Equals(want.Origin) &&
+                      shape.Corners.SequenceEqual(want.Corners) && shape.Tags.SequenceEqual(want.Tags) &&
+                      shape.Scale == want.Scale && shape.Layer == want.Layer && shape.Depth == want.Depth,
+                      $"shape: got {shape.Name} {shape.Id}");
+                var a = world.ORecv<ListNode>(0, 2);
+                Check(Golden.CheckGraph(a) is null, "graph: " + Golden.CheckGraph(a));
+
+                shape.Id += 1;
+                shape.Name += "!";
+                world.OSend(shape, 0, 3);
+                foreach (var n in new[] { a, a.Next, a.Other }) n.Data = n.Data.Select(x => x * 10).ToArray();
+                world.OSend(a, 0, 4);
+
+                var head = new ListNode(0);
+                head.Other = head;
+                var tail = head;
+                for (int i = 1; i < 1000; i++)
+                {
+                    tail.Next = new ListNode(i) { Other = head };
+                    tail = tail.Next;
+                }
+                world.OSend(head, 0, 5);
+            }
+            catch (Exception e)
+            {
+                Console.Error.WriteLine($"graph_peer (C#): FAILED: {e}");
+                MpiEnvironment.Abort(1);
+            }
+            Console.WriteLine("graph_peer (C#): ok");
+            return 0;
+        }
+
+        private static void Check(bool ok, string what)
+        {
+            if (!ok) throw new Exception(what);
+        }
+    }
+}

@@ -1,0 +1,577 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Text;
+using Xunit;
+
+namespace Oompi.Tests
+{
+    public enum Hue : byte { Red = 1, Green = 2, Blue = 200 }
+
+    public class AllKinds
+    {
+        [Transportable] public bool B;
+        [Transportable] public sbyte I8;
+        [Transportable] public byte U8;
+        [Transportable] public short I16;
+        [Transportable] public ushort U16;
+        [Transportable] public char C;
+        [Transportable] public int I32;
+        [Transportable] public uint U32;
+        [Transportable] public long I64;
+        [Transportable] public ulong U64;
+        [Transportable] public float F32;
+        [Transportable] public double F64;
+        [Transportable] public Hue Hue;
+        [Transportable] public Hue[] Colors;
+        [Transportable] public bool[] Flags;
+        [Transportable] public double[] Doubles;
+        [Transportable] public List<long> Longs;
+        [Transportable] public string[] Strings;
+        [Transportable] public int[][] Jagged;
+        [Transportable] public Dictionary<string, double?> Map;
+        [Transportable] public HashSet<int> Set;
+        [Transportable] public int? Maybe;
+        [Transportable] public int? Nothing;
+        [Transportable] public List<ListNode> Nodes;
+        [Transportable] public ListNode[] NodeArray;
+        [Transportable] public Point[] Points;
+        [Transportable] public string Text;
+        public int NotSent = 42;
+    }
+
+    public readonly struct Fixed
+    {
+        [Transportable] public readonly int A;
+        [Transportable] public readonly string B;
+        public Fixed(int a, string b) { A = a; B = b; }
+    }
+
+    public class Base
+    {
+        [Transportable] public int BaseField;
+    }
+
+    public class Derived : Base
+    {
+        [Transportable] public string DerivedField;
+        [Transportable] public readonly long ReadOnlyField;
+        public Derived() { }
+        public Derived(long r) { ReadOnlyField = r; }
+    }
+
+    public class Holder
+    {
+        [Transportable] public Base Item;
+    }
+
+    public class NotMarked
+    {
+        public int X;
+    }
+
+    public class HasObjectField
+    {
+        [Transportable] public object Anything;
+    }
+
+    /// <summary>A list whose link is not the last field: nested, not looped.</summary>
+    public class HeadFirst
+    {
+        [Transportable] public HeadFirst Next;
+        [Transportable] public int Value;
+    }
+
+    public class A
+    {
+        [Transportable] public B B;
+        [Transportable] public A Self;
+    }
+
+    public class B
+    {
+        [Transportable] public int X;
+    }
+
+    [Transportable]
+    public class Empty
+    {
+        public int X = 5;
+    }
+
+    [Transportable(ByValue = true)]
+    public class TreeValue
+    {
+        [Transportable] public int V;
+        [Transportable] public List<TreeValue> Kids = new();
+    }
+
+    [Transportable(ByValue = true)]
+    public class Outer
+    {
+        [Transportable] public RefHolder Ref;
+        [Transportable] public int X;
+    }
+
+    public class RefHolder
+    {
+        [Transportable] public Outer Back;  // a by-value Outer inside a referenced Inner
+    }
+
+    [Transportable(ByValue = true)]
+    public class SelfByValue
+    {
+        [Transportable] public SelfByValue Me;
+    }
+
+    /// <summary>Object graphs in wire format v1: golden bytes, point to point, collectives, bad input.</summary>
+    public class ObjectTests
+    {
+        private readonly Comm world = Comm.World();
+        private int Rank => world.Rank;
+        private int Size => world.Size;
+        private int Next => (Rank + 1) % Size;
+        private int Prev => (Rank + Size - 1) % Size;
+
+        // --- golden bytes, both directions -------------------------------------------------
+
+        [Fact]
+        public void GoldenWrite()
+        {
+            Assert.Equal(Golden.Bytes("int_vector.bin"), Wire.Serialize(new[] { 1, -2, 3, int.MaxValue, int.MinValue }));
+            Assert.Equal(Golden.Bytes("int_vector.bin"), Wire.Serialize(new List<int> { 1, -2, 3, int.MaxValue, int.MinValue }));
+            Assert.Equal(Golden.Bytes("string.bin"), Wire.Serialize("h\u00e9llo, w\u00f6rld \u2713"));
+            Assert.Equal(Golden.Bytes("nested_struct.bin"), Wire.Serialize(Golden.Shape()));
+            Assert.Equal(Golden.Bytes("nested_struct.bin"), Wire.Serialize(Golden.ShapeClass()));
+            Assert.Equal(Golden.Bytes("shared_cyclic_list.bin"), Wire.Serialize(Golden.Graph()));
+            Assert.Equal(Golden.Bytes("shared_cyclic_list.bin"), Wire.Serialize<object>(Golden.Graph()));
+        }
+
+        [Fact]
+        public void GoldenRead()
+        {
+            Assert.Equal(new[] { 1, -2, 3, int.MaxValue, int.MinValue }, Wire.Deserialize<int[]>(Golden.Bytes("int_vector.bin")));
+            Assert.Equal(new List<int> { 1, -2, 3, int.MaxValue, int.MinValue }, Wire.Deserialize<List<int>>(Golden.Bytes("int_vector.bin")));
+            Assert.Equal("h\u00e9llo, w\u00f6rld \u2713", Wire.Deserialize<string>(Golden.Bytes("string.bin")));
+            var s = Wire.Deserialize<Shape>(Golden.Bytes("nested_struct.bin"));
+            CheckShape(s, Golden.Shape());
+            var sc = Wire.Deserialize<ShapeClass>(Golden.Bytes("nested_struct.bin"));
+            Assert.Equal("triangle", sc.Name);
+            Assert.Equal(3, sc.Corners.Count);
+            Assert.Equal(new List<int> { 7, 11 }, sc.Tags);
+            Assert.Equal("default", sc.NotSent);
+            Assert.Null(Golden.CheckGraph(Wire.Deserialize<ListNode>(Golden.Bytes("shared_cyclic_list.bin"))));
+        }
+
+        private static void CheckShape(Shape got, Shape want)
+        {
+            Assert.Equal(want.Name, got.Name);
+            Assert.Equal(want.Id, got.Id);
+            Assert.Equal(want.Closed, got.Closed);
+            Assert.Equal(want.Origin, got.Origin);
+            Assert.Equal(want.Corners, got.Corners);
+            Assert.Equal(want.Tags, got.Tags);
+            Assert.Equal(want.Scale, got.Scale);
+            Assert.Equal(want.Layer, got.Layer);
+            Assert.Equal(want.Depth, got.Depth);
+        }
+
+        // --- point to point -------------------------------------------------------------------
+
+        /// <summary>Sends obj to Next and receives a T from Prev (safe at one rank: IOSend).</summary>
+        private T Exchange<T>(object obj, int tag)
+        {
+            using var req = world.IOSend(obj, Next, tag);
+            T got = world.ORecv<T>(Prev, tag);
+            req.Wait();
+            return got;
+        }
+
+        [Fact]
+        public void RingGraphAndShape()
+        {
+            world.OSend(Golden.Graph(Rank + 1), Next, 21);
+            var got = world.ORecv<ListNode>(Prev, 21, out Status st);
+            Assert.Null(Golden.CheckGraph(got, Prev + 1));
+            Assert.Equal(Prev, st.Source);
+            Assert.Equal(21, st.Tag);
+            Assert.Null(got.Next2);
+
+            var shape = Golden.Shape();
+            shape.Id += Rank;
+            world[Next].OSend(shape, 22);
+            var s = world[Prev].ORecv<Shape>(22);
+            var want = Golden.Shape();
+            want.Id += Prev;
+            CheckShape(s, want);
+
+            world.OSend((object)Golden.ShapeClass(), Next, 23);  // run-time type
+            Assert.Equal(-1234567890123, world.ORecv<ShapeClass>(Prev, 23).Id);
+        }
+
+        [Fact]
+        public void ConcurrentReceivesTakeWholeMessages()
+        {
+            // Two threads receive from the same source and tag at once: the matched probe gives
+            // each one whole message (a probe followed by a receive could mix them up).
+            const int count = 40;
+            var reqs = new Request[count];
+            for (int i = 0; i < count; i++) reqs[i] = world.IOSend(Chain(100 + i, true), Next, 31);
+            var got = new System.Collections.Concurrent.ConcurrentBag<int>();
+            Exception failure = null;
+            var threads = Enumerable.Range(0, 2).Select(_ => new System.Threading.Thread(() =>
+            {
+                try
+                {
+                    for (int i = 0; i < count / 2; i++)
+                    {
+                        var head = world.ORecv<ListNode>(Prev, 31);
+                        int n = 0;
+                        for (var p = head; p != null; p = p.Next, n++)
+                            if (!ReferenceEquals(p.Other, head)) throw new Exception("other is not the head");
+                        got.Add(n);
+                    }
+                }
+                catch (Exception e) { failure = e; }
+            })).ToList();
+            threads.ForEach(t => t.Start());
+            threads.ForEach(t => t.Join());
+            foreach (var r in reqs) { r.Wait(); r.Dispose(); }
+            Assert.Null(failure);
+            Assert.Equal(Enumerable.Range(100, count), got.OrderBy(x => x));
+        }
+
+        [Fact]
+        public void NonblockingReceive()
+        {
+            using var pending = world.IORecv<ListNode>(Prev, 32);
+            using var numbers = world.IORecv<int[]>(Prev, 33);
+            Assert.False(pending.IsCompleted);
+            using (var s1 = world.IOSend(Golden.Graph(3), Next, 32))
+            using (var s2 = world.IOSend(new[] { 1, 2 }, Next, 33))
+            {
+                while (!pending.Test()) System.Threading.Thread.Yield();
+                Assert.Null(Golden.CheckGraph(pending.Wait(), 3));
+                Assert.Equal(Prev, pending.Status.Source);
+                Assert.Equal(32, pending.Status.Tag);
+                Assert.Equal(new[] { 1, 2 }, numbers.Wait());
+                s1.Wait();
+                s2.Wait();
+            }
+            // A corrupt message: Test and Wait throw, and keep throwing.
+            using var bad = world.IORecv<ListNode>(Prev, 34);
+            using (var s = world.Isend(new byte[] { 7, 0, 0, 0x80 }, Next, 34))
+            {
+                Assert.Throws<SerializationException>(() => bad.Wait());
+                Assert.Throws<SerializationException>(() => bad.Test());
+                s.Wait();
+            }
+            Assert.Throws<ArgumentException>(() => world.IORecv<NotMarked>(Prev, 35));
+        }
+
+        [Fact]
+        public void NullReferences()
+        {
+            world.OSend<ListNode>(null, Next, 24);
+            Assert.Null(world.ORecv<ListNode>(Prev, 24));
+            var n = new ListNode(5) { Other = null, Next = null };
+            world.OSend(n, Next, 25);
+            var got = world.ORecv<ListNode>(Prev, 25);
+            Assert.Equal(new[] { 5 }, got.Data);
+            Assert.Null(got.Other);
+            Assert.Null(got.Next);
+            Assert.Equal(new byte[] { 0, 0, 0, 0 }, Wire.Serialize<ListNode>(null));
+            var h = new Holder();
+            Assert.Null(Wire.Deserialize<Holder>(Wire.Serialize(h)).Item);
+            // ProcNull: nothing is sent, nothing arrives.
+            world.OSend(n, Mpi.ProcNull, 1);
+            Assert.Null(world.ORecv<ListNode>(Mpi.ProcNull, 1));
+        }
+
+        private static ListNode Chain(int n, bool otherIsHead)
+        {
+            var head = new ListNode(0);
+            if (otherIsHead) head.Other = head;
+            var tail = head;
+            for (int i = 1; i < n; i++)
+            {
+                tail.Next = new ListNode(i) { Other = otherIsHead ? head : null };
+                tail = tail.Next;
+            }
+            return head;
+        }
+
+        [Fact]
+        public void LongListsPointToPoint()
+        {
+            const int n = 100_000;
+            var head = Exchange<ListNode>(Chain(n, true), 26);
+            int count = 0;
+            for (var p = head; p != null; p = p.Next, count++)
+            {
+                if (p.Data.Length != 1 || p.Data[0] != count) Assert.Fail($"node {count}: data");
+                if (!ReferenceEquals(p.Other, head)) Assert.Fail($"node {count}: other is not the head");
+            }
+            Assert.Equal(n, count);
+        }
+
+        [Fact]
+        public void MillionNodeListInProcess()
+        {
+            if (Rank != 0) return;  // one rank is enough (memory and time)
+            const int n = 1_000_000;
+            byte[] bytes = Wire.Serialize(Chain(n, false));
+            Assert.Equal(n * (4L + 8 + 4 + 4) + 4, bytes.Length);  // id, data, other null, + final null
+            var head = Wire.Deserialize<ListNode>(bytes);
+            int count = 0;
+            for (var p = head; p != null; p = p.Next) count++;
+            Assert.Equal(n, count);
+            // A cycle closing the million-node list.
+            var ring = Chain(n, false);
+            var last = ring;
+            while (last.Next != null) last = last.Next;
+            last.Next = ring;
+            var back = Wire.Deserialize<ListNode>(Wire.Serialize(ring));
+            var q = back;
+            for (int i = 0; i < n; i++) q = q.Next;
+            Assert.Same(back, q);
+        }
+
+        [Fact]
+        public void DeepNestingThatIsNotATailLink()
+        {
+            // The link comes first, so each node nests inside the previous one: recursion, which
+            // moves to a thread with a big stack when the caller's stack runs short.
+            const int n = 100_000;
+            HeadFirst head = null;
+            for (int i = n - 1; i >= 0; i--) head = new HeadFirst { Next = head, Value = i };
+            byte[] bytes = Wire.Serialize(head);
+            Assert.Equal(n * 8 + 4, bytes.Length);
+            var got = Exchange<HeadFirst>(head, 27);
+            int count = 0;
+            for (var p = got; p != null; p = p.Next, count++)
+                if (p.Value != count) Assert.Fail($"node {count}");
+            Assert.Equal(n, count);
+        }
+
+        [Fact]
+        public void EveryKindOfField()
+        {
+            var shared = new ListNode(9);
+            var x = new AllKinds
+            {
+                B = true, I8 = sbyte.MinValue, U8 = byte.MaxValue, I16 = short.MinValue, U16 = ushort.MaxValue,
+                C = '\u2713', I32 = int.MinValue, U32 = uint.MaxValue, I64 = long.MinValue, U64 = ulong.MaxValue,
+                F32 = float.Epsilon, F64 = BitConverter.Int64BitsToDouble(0x7FF8_0000_0000_1234),  // NaN payload
+                Hue = Hue.Blue, Colors = new[] { Hue.Red, Hue.Blue },
+                Flags = new[] { true, false, true }, Doubles = new[] { double.NegativeInfinity, -0.0, 1e308 },
+                Longs = new List<long> { 1, long.MaxValue }, Strings = new[] { "", "日本語", "🙂 emoji", null },
+                Jagged = new[] { new[] { 1 }, Array.Empty<int>(), new[] { 2, 3 } },
+                Map = new Dictionary<string, double?> { ["a"] = 1.5, ["ß"] = null },
+                Set = new HashSet<int> { 3, 1, 2 }, Maybe = 7, Nothing = null,
+                Nodes = new List<ListNode> { shared, shared, null }, NodeArray = new[] { shared },
+                Points = new[] { new Point(1, 2) }, Text = "Grüße, мир, 世界", NotSent = 1,
+            };
+            var y = Exchange<AllKinds>(x, 28);
+            Assert.True(y.B);
+            Assert.Equal(sbyte.MinValue, y.I8);
+            Assert.Equal(byte.MaxValue, y.U8);
+            Assert.Equal(short.MinValue, y.I16);
+            Assert.Equal(ushort.MaxValue, y.U16);
+            Assert.Equal('\u2713', y.C);
+            Assert.Equal(int.MinValue, y.I32);
+            Assert.Equal(uint.MaxValue, y.U32);
+            Assert.Equal(long.MinValue, y.I64);
+            Assert.Equal(ulong.MaxValue, y.U64);
+            Assert.Equal(float.Epsilon, y.F32);
+            Assert.Equal(0x7FF8_0000_0000_1234, BitConverter.DoubleToInt64Bits(y.F64));
+            Assert.Equal(Hue.Blue, y.Hue);
+            Assert.Equal(new[] { Hue.Red, Hue.Blue }, y.Colors);
+            Assert.Equal(new[] { true, false, true }, y.Flags);
+            Assert.Equal(BitConverter.DoubleToInt64Bits(-0.0), BitConverter.DoubleToInt64Bits(y.Doubles[1]));
+            Assert.Equal(new List<long> { 1, long.MaxValue }, y.Longs);
+            Assert.Equal(new[] { "", "日本語", "🙂 emoji", "" }, y.Strings);  // null travels as ""
+            Assert.Equal(new[] { 2, 3 }, y.Jagged[2]);
+            Assert.Equal(1.5, y.Map["a"]);
+            Assert.Null(y.Map["ß"]);
+            Assert.True(y.Set.SetEquals(new[] { 1, 2, 3 }));
+            Assert.Equal(7, y.Maybe);
+            Assert.Null(y.Nothing);
+            Assert.Same(y.Nodes[0], y.Nodes[1]);
+            Assert.Same(y.Nodes[0], y.NodeArray[0]);
+            Assert.Null(y.Nodes[2]);
+            Assert.Equal(new[] { 9 }, y.Nodes[0].Data);
+            Assert.Equal(new Point(1, 2), y.Points[0]);
+            Assert.Equal("Grüße, мир, 世界", y.Text);
+            Assert.Equal(42, y.NotSent);  // opt-in: the constructor's value
+        }
+
+        [Fact]
+        public void ReadonlyFieldsInheritanceAndEmptyClasses()
+        {
+            var f = Wire.Deserialize<Fixed>(Wire.Serialize(new Fixed(7, "x")));
+            Assert.Equal(7, f.A);
+            Assert.Equal("x", f.B);
+            var d = Wire.Deserialize<Derived>(Wire.Serialize(new Derived(99) { BaseField = 1, DerivedField = "d" }));
+            Assert.Equal(1, d.BaseField);
+            Assert.Equal("d", d.DerivedField);
+            Assert.Equal(99, d.ReadOnlyField);
+            // Base fields first: id, BaseField, DerivedField, ReadOnlyField.
+            Assert.Equal(new byte[] { 1, 0, 0, 0x80, 1, 0, 0, 0 }, Wire.Serialize(new Derived(99) { BaseField = 1 }).Take(8));
+            var e = Wire.Deserialize<Empty>(Wire.Serialize(new Empty { X = 9 }));
+            Assert.Equal(5, e.X);
+            Assert.Equal(4, Wire.Serialize(new Empty()).Length);
+        }
+
+        [Fact]
+        public void ValuesThatLeadBackToThemselves()
+        {
+            var tree = new TreeValue { V = 1, Kids = { new TreeValue { V = 2 }, new TreeValue { V = 3, Kids = { new TreeValue { V = 4 } } } } };
+            var t = Wire.Deserialize<TreeValue>(Wire.Serialize(tree));
+            Assert.Equal(new[] { 2, 3 }, t.Kids.Select(k => k.V));
+            Assert.Equal(4, t.Kids[1].Kids[0].V);
+            var o = Wire.Deserialize<Outer>(Wire.Serialize(new Outer { X = 1, Ref = new RefHolder { Back = new Outer { X = 2 } } }));
+            Assert.Equal(2, o.Ref.Back.X);
+            Assert.Null(o.Ref.Back.Ref);
+            var e = Assert.Throws<ArgumentException>(() => Wire.Serialize(new SelfByValue()));
+            Assert.Contains("itself by value", e.Message);
+        }
+
+        [Fact]
+        public void NotTransportable()
+        {
+            var e = Assert.Throws<ArgumentException>(() => world.OSend(new object(), Next, 1));
+            Assert.Contains("System.Object", e.Message);
+            e = Assert.Throws<ArgumentException>(() => world.OSend(new NotMarked(), Next, 1));
+            Assert.Contains("NotMarked", e.Message);
+            e = Assert.Throws<ArgumentException>(() => world.ORecv<NotMarked>(Prev, 1));
+            Assert.Contains("NotMarked", e.Message);
+            e = Assert.Throws<ArgumentException>(() => Wire.Serialize(new HasObjectField()));
+            Assert.Contains("HasObjectField.Anything", e.Message);
+            e = Assert.Throws<ArgumentException>(() => Wire.Serialize(new int[2, 2]));
+            Assert.Contains("multidimensional", e.Message);
+            e = Assert.Throws<ArgumentException>(() => world.OBcast(new NotMarked(), 0));
+            Assert.Contains("NotMarked", e.Message);
+            Assert.False(Wire.IsTransportable(typeof(List<object>), out string why));
+            Assert.Contains("System.Object", why);
+            Assert.True(Wire.IsTransportable(typeof(Dictionary<int, List<ListNode>>), out _));
+            // A subclass where the field says the base class: the wire cannot name it.
+            var s = Assert.Throws<SerializationException>(() => Wire.Serialize(new Holder { Item = new Derived() }));
+            Assert.Contains("Derived", s.Message);
+            // A class that travels by value cannot be null.
+            Assert.Throws<SerializationException>(() => Wire.Serialize<ShapeClass>(null));
+        }
+
+        [Fact]
+        public void CorruptAndTruncatedInput()
+        {
+            byte[] g = Golden.Bytes("shared_cyclic_list.bin");
+            for (int n = 0; n < g.Length; n++)
+            {
+                var ex = Assert.Throws<SerializationException>(() => Wire.Deserialize<ListNode>(g, 0, n));
+                if (n > 0) Assert.True(ex.Message.Contains("truncated") || ex.Message.Contains("a size of"), ex.Message);
+            }
+            Assert.Contains("left over", Assert.Throws<SerializationException>(() => Wire.Deserialize<ListNode>(g.Append((byte)0).ToArray())).Message);
+            Assert.Contains("not seen yet", Assert.Throws<SerializationException>(() => Wire.Deserialize<ListNode>(new byte[] { 5, 0, 0, 0 })).Message);
+            Assert.Contains("out of sequence", Assert.Throws<SerializationException>(() => Wire.Deserialize<ListNode>(new byte[] { 2, 0, 0, 0x80 })).Message);
+            Assert.Contains("a size of", Assert.Throws<SerializationException>(() => Wire.Deserialize<int[]>(Enumerable.Repeat((byte)0xff, 8).ToArray())).Message);
+            Assert.Contains("a size of", Assert.Throws<SerializationException>(() => Wire.Deserialize<List<ListNode>>(new byte[] { 0, 0, 0, 0, 0, 0, 0, 0x10, 0 })).Message);
+            Assert.Contains("a size of", Assert.Throws<SerializationException>(() => Wire.Deserialize<string>(new byte[] { 9, 0, 0, 0, 0, 0, 0, 0, 65 })).Message);
+            Assert.Contains("bool", Assert.Throws<SerializationException>(() => Wire.Deserialize<bool>(new byte[] { 2 })).Message);
+            Assert.Contains("bool", Assert.Throws<SerializationException>(() => Wire.Deserialize<bool[]>(new byte[] { 2, 0, 0, 0, 0, 0, 0, 0, 1, 7 })).Message);
+            // Bytes of another type: a clear exception, whatever the receiver expected.
+            Assert.Throws<SerializationException>(() => Wire.Deserialize<Shape>(g));
+            Assert.Throws<SerializationException>(() => Wire.Deserialize<ListNode>(Golden.Bytes("nested_struct.bin")));
+            Assert.Throws<SerializationException>(() => Wire.Deserialize<string>(Golden.Bytes("int_vector.bin")));
+            // A back-reference to an object of another type: A{ B: new B(id 2), Self: ref 2 }.
+            var other = new byte[] { 1, 0, 0, 0x80, 2, 0, 0, 0x80, 5, 0, 0, 0, 2, 0, 0, 0 };
+            Assert.Contains("another type", Assert.Throws<SerializationException>(() => Wire.Deserialize<A>(other)).Message);
+            // Random corruption of valid messages: a clear exception or a value, never anything else.
+            var rng = new Random(1234 + Rank);
+            byte[] big = Wire.Serialize(new AllKinds { Strings = new[] { "a" }, Map = new() { ["k"] = 1 }, Nodes = new() { Golden.Graph() } });
+            for (int i = 0; i < 3000; i++)
+            {
+                var m = (byte[])(i % 2 == 0 ? big : g).Clone();
+                for (int k = rng.Next(1, 4); k > 0; k--) m[rng.Next(m.Length)] = (byte)rng.Next(256);
+                try
+                {
+                    if (i % 2 == 0) Wire.Deserialize<AllKinds>(m);
+                    else Wire.Deserialize<ListNode>(m);
+                }
+                catch (SerializationException)
+                {
+                }
+            }
+            // Corrupt bytes through MPI: the receiver throws, the next message is fine.
+            world.Send(new byte[] { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f }, Next, 29);
+            Assert.Throws<SerializationException>(() => world.ORecv<int[]>(Prev, 29));
+            world.OSend(new[] { 1, 2 }, Next, 30);
+            Assert.Equal(new[] { 1, 2 }, world.ORecv<int[]>(Prev, 30));
+        }
+
+        // --- collectives --------------------------------------------------------------------
+
+        [Fact]
+        public void Broadcast()
+        {
+            var g = world.OBcast(Rank == 0 ? Golden.Graph(7) : null, 0);
+            Assert.Null(Golden.CheckGraph(g, 7));
+            var s = world.OBcast(Rank == Size - 1 ? Golden.Shape() : default, Size - 1);
+            CheckShape(s, Golden.Shape());
+            Assert.Null(world.OBcast<ListNode>(null, 0));
+        }
+
+        [Fact]
+        public void ScatterGather()
+        {
+            int p = Size;
+            ListNode[] all = null;
+            if (Rank == 0)
+            {
+                all = new ListNode[2 * p + 1];
+                var shared = new ListNode(-1);
+                for (int i = 0; i < all.Length; i++) all[i] = new ListNode(i) { Other = shared };
+            }
+            var mine = world.OScatter(all, 0);
+            int expect = 2 + (Rank < 1 ? 1 : 0);
+            Assert.Equal(expect, mine.Length);
+            Assert.All(mine, n => Assert.Same(mine[0].Other, n.Other));  // shared inside a slice
+            Assert.Equal(-1, mine[0].Other.Data[0]);
+            int first = Rank * 2 + (Rank >= 1 ? 1 : 0);
+            Assert.Equal(first, mine[0].Data[0]);
+
+            var gathered = world.OGather(mine, p - 1);
+            if (Rank == p - 1)
+            {
+                Assert.Equal(Enumerable.Range(0, 2 * p + 1), gathered.Select(n => n.Data[0]));
+                if (p > 1) Assert.NotSame(gathered[0].Other, gathered[^1].Other);  // slices are independent graphs
+            }
+            else
+            {
+                Assert.Empty(gathered);
+            }
+
+            var everywhere = world.OAllgather(new[] { $"rank {Rank} ✓" });
+            Assert.Equal(Enumerable.Range(0, p).Select(r => $"rank {r} ✓"), everywhere);
+
+            var counts = Enumerable.Range(0, p).Select(r => r).ToArray();
+            var v = world.OScatterv(Rank == 0 ? Enumerable.Range(0, counts.Sum()).ToArray() : null, Rank == 0 ? counts : null, 0);
+            Assert.Equal(Rank, v.Length);
+        }
+
+        [Fact]
+        public void CollectiveFailuresReachEveryRank()
+        {
+            // Counts that do not add up, at the root: ArgumentException everywhere.
+            var e = Assert.ThrowsAny<ArgumentException>(() =>
+                world.OScatterv(Rank == 0 ? new[] { 1, 2, 3 } : null, Rank == 0 ? new[] { 99 } : null, 0));
+            // An object the root cannot serialize: SerializationException everywhere.
+            Assert.Throws<SerializationException>(() =>
+                world.OBcast(Rank == 0 ? new Holder { Item = new Derived() } : null, 0));
+            Assert.Throws<SerializationException>(() =>
+                world.OGather(Rank == Size - 1 ? new[] { new Holder { Item = new Derived() } } : new[] { new Holder() }, 0));
+            // Everything still works afterwards.
+            Assert.Equal(new[] { 5 }, world.OBcast(Rank == 0 ? new[] { 5 } : null, 0));
+        }
+    }
+}

@@ -1,0 +1,406 @@
+using System;
+using System.Buffers.Binary;
+using System.Collections.Generic;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Text;
+
+namespace Oompi
+{
+    /// <summary>
+    /// Writes wire format v1 (docs/wire-format.md) into a growable byte array: little-endian
+    /// numbers, sizes as uint64, strings as size + UTF-8, references as uint32 ids numbered in
+    /// order of first appearance (one counter per message, or per slice). Used by the compiled
+    /// plans of <see cref="Wire"/>; public only so that those plans can call it.
+    /// </summary>
+    internal sealed class WireWriter
+    {
+        internal const uint NewBit = 0x80000000u;
+        internal byte[] Buf;
+        internal int Pos;
+        private IdentityMap ids;
+        private uint lastId;
+        internal int ValueDepth;  // nesting of by-value classes (a cycle through them never ends)
+
+        internal WireWriter(int capacity = 256) => Buf = new byte[Math.Max(capacity, 16)];
+
+        /// <summary>Bytes written so far.</summary>
+        public int Length => Pos;
+
+        internal ReadOnlySpan<byte> Written => new ReadOnlySpan<byte>(Buf, 0, Pos);
+
+        internal byte[] ToArray() => Written.ToArray();
+
+        /// <summary>Forgets every object written so far (a new message or slice starts at id 1).</summary>
+        internal void ResetIds()
+        {
+            ids?.Clear();
+            lastId = 0;
+            ValueDepth = 0;
+        }
+
+        internal void Reset()
+        {
+            Pos = 0;
+            ResetIds();
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private ref byte Reserve(int n)
+        {
+            if (Buf.Length - Pos < n) Grow(n);
+            ref byte at = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(Buf), Pos);
+            Pos += n;
+            return ref at;
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void Grow(long n)
+        {
+            long need = Pos + n;
+            if (need > Array.MaxLength)
+                throw new SerializationException(
+                    $"oompi: the serialized object graph exceeds {Array.MaxLength} bytes (the largest C# byte array)");
+            long size = Math.Max(need, Math.Min((long)Buf.Length * 2, Array.MaxLength));
+            Array.Resize(ref Buf, (int)size);
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private void Put<T>(T v) where T : unmanaged => Unsafe.WriteUnaligned(ref Reserve(Unsafe.SizeOf<T>()), v);
+
+        public void WriteU8(byte v) => Reserve(1) = v;
+        public void WriteI8(sbyte v) => Reserve(1) = (byte)v;
+        public void WriteBool(bool v) => Reserve(1) = v ? (byte)1 : (byte)0;
+        public void WriteI16(short v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        public void WriteU16(ushort v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        public void WriteChar(char v) => WriteU16(v);
+        public void WriteI32(int v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        public void WriteU32(uint v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        public void WriteI64(long v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        public void WriteU64(ulong v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        public void WriteF32(float v) => WriteU32(BitConverter.SingleToUInt32Bits(v));
+        public void WriteF64(double v) => WriteU64(BitConverter.DoubleToUInt64Bits(v));
+        public void WriteSize(int n) => WriteU64((ulong)n);
+
+        /// <summary>A string: its UTF-8 byte count, then the bytes. Null travels as "".</summary>
+        public void WriteString(string s)
+        {
+            if (string.IsNullOrEmpty(s))
+            {
+                WriteU64(0);
+                return;
+            }
+            int max = Encoding.UTF8.GetMaxByteCount(s.Length);
+            if (Buf.Length - Pos < 8 + max) Grow(8 + (long)max);
+            int n = Encoding.UTF8.GetBytes(s, 0, s.Length, Buf, Pos + 8);
+            Unsafe.WriteUnaligned(ref Buf[Pos], BitConverter.IsLittleEndian ? (ulong)n : BinaryPrimitives.ReverseEndianness((ulong)n));
+            Pos += 8 + n;
+        }
+
+        /// <summary>An array of numbers: size, then the elements packed. Null travels as empty.</summary>
+        public void WritePacked<T>(T[] a) where T : unmanaged => WritePackedSpan<T>(a);
+
+        /// <summary>A List of numbers: size, then the elements packed. Null travels as empty.</summary>
+        public void WritePackedList<T>(List<T> a) where T : unmanaged =>
+            WritePackedSpan<T>(a is null ? default : CollectionsMarshal.AsSpan(a));
+
+        internal void WritePackedSpan<T>(ReadOnlySpan<T> a) where T : unmanaged
+        {
+            WriteU64((ulong)a.Length);
+            if (a.IsEmpty) return;
+            long bytes = (long)a.Length * Unsafe.SizeOf<T>();
+            if (Buf.Length - Pos < bytes) Grow(bytes);
+            var dest = new Span<byte>(Buf, Pos, (int)bytes);
+            if (BitConverter.IsLittleEndian || Unsafe.SizeOf<T>() == 1)
+                MemoryMarshal.AsBytes(a).CopyTo(dest);
+            else
+                WireEndian.ReverseCopy(MemoryMarshal.AsBytes(a), dest, Unsafe.SizeOf<T>());
+            Pos += (int)bytes;
+        }
+
+        /// <summary>
+        /// The reference header of <paramref name="obj"/> (not null): true when it is new (its id
+        /// with the top bit was written and its fields must follow), false when it was written
+        /// before (its id alone was written).
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal bool WriteRefHeader(object obj)
+        {
+            ids ??= new IdentityMap();
+            if (lastId == 0x7FFFFFFFu)
+            {
+                uint old = ids.Get(obj);
+                if (old == 0) throw new SerializationException("oompi: more than 2^31-1 objects in one message");
+                WriteU32(old);
+                return false;
+            }
+            uint seen = ids.GetOrAdd(obj, lastId + 1);
+            if (seen != 0)
+            {
+                WriteU32(seen);
+                return false;
+            }
+            WriteU32(++lastId | NewBit);
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// Object -> id by reference identity: open addressing over RuntimeHelpers.GetHashCode
+    /// (Fibonacci hashing, linear probing), no comparer calls. Ids are never 0.
+    /// </summary>
+    internal sealed class IdentityMap
+    {
+        private object[] keys = new object[64];
+        private uint[] values = new uint[64];
+        private int count;
+        private int shift = 32 - 6;
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private int Slot(object o) => (int)(((uint)RuntimeHelpers.GetHashCode(o) * 2654435769u) >> shift);
+
+        /// <summary>The id of o, or 0 after adding o with <paramref name="id"/>.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal uint GetOrAdd(object o, uint id)
+        {
+            int mask = keys.Length - 1;
+            for (int i = Slot(o); ; i = (i + 1) & mask)
+            {
+                object k = keys[i];
+                if (k is null)
+                {
+                    keys[i] = o;
+                    values[i] = id;
+                    if (++count * 2 > keys.Length) Grow();
+                    return 0;
+                }
+                if (ReferenceEquals(k, o)) return values[i];
+            }
+        }
+
+        internal uint Get(object o)
+        {
+            int mask = keys.Length - 1;
+            for (int i = Slot(o); ; i = (i + 1) & mask)
+            {
+                object k = keys[i];
+                if (k is null) return 0;
+                if (ReferenceEquals(k, o)) return values[i];
+            }
+        }
+
+        private void Grow()
+        {
+            var oldKeys = keys;
+            var oldValues = values;
+            keys = new object[oldKeys.Length * 2];
+            values = new uint[oldKeys.Length * 2];
+            shift--;
+            int mask = keys.Length - 1;
+            for (int j = 0; j < oldKeys.Length; j++)
+            {
+                object o = oldKeys[j];
+                if (o is null) continue;
+                int i = Slot(o);
+                while (keys[i] is not null) i = (i + 1) & mask;
+                keys[i] = o;
+                values[i] = oldValues[j];
+            }
+        }
+
+        internal void Clear()
+        {
+            if (count == 0) return;
+            if (keys.Length > 4096 && count * 16 < keys.Length)
+            {
+                // A huge message came before: do not clear (and keep) its table for small ones.
+                keys = new object[64];
+                values = new uint[64];
+                shift = 32 - 6;
+            }
+            else
+            {
+                Array.Clear(keys);
+            }
+            count = 0;
+        }
+    }
+
+    /// <summary>
+    /// Reads wire format v1 from a byte array, checking everything the specification asks a reader
+    /// to check: sizes against the bytes left (so a corrupt size never allocates much), ids in
+    /// sequence, back-references to objects already read and of the expected type, bool bytes,
+    /// truncation and bytes left over. Every failure is a <see cref="SerializationException"/>.
+    /// Public only so that the compiled plans of <see cref="Wire"/> can call it.
+    /// </summary>
+    internal sealed class WireReader
+    {
+        private readonly byte[] buf;
+        internal int Pos;
+        private readonly int start;
+        private readonly int end;
+        private readonly List<object> objects = new();
+        internal int ValueDepth;
+
+        internal WireReader(byte[] buf, int offset, int count)
+        {
+            this.buf = buf;
+            start = Pos = offset;
+            end = offset + count;
+        }
+
+        internal int Remaining => end - Pos;
+
+        internal void Restart()
+        {
+            Pos = start;
+            objects.Clear();
+            ValueDepth = 0;
+        }
+
+        internal void ResetIds() => objects.Clear();
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private ref byte Take(int n)
+        {
+            if (end - Pos < n) Truncated(n);
+            ref byte at = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(buf), Pos);
+            Pos += n;
+            return ref at;
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private T Get<T>() where T : unmanaged => Unsafe.ReadUnaligned<T>(ref Take(Unsafe.SizeOf<T>()));
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void Truncated(long need) =>
+            throw new SerializationException(
+                $"oompi: truncated stream: {need} bytes needed at byte {Pos - start}, {end - Pos} left");
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal Exception Corrupt(string what, int back) =>
+            new SerializationException($"oompi: corrupt stream at byte {Pos - start - back}: {what}");
+
+        internal void CheckEnd()
+        {
+            if (Pos != end)
+                throw new SerializationException(
+                    $"oompi: {end - Pos} bytes left over after the object ({Pos - start} read): the message holds another type, or is corrupt");
+        }
+
+        public byte ReadU8() => Take(1);
+        public sbyte ReadI8() => (sbyte)Take(1);
+        public bool ReadBool()
+        {
+            byte b = Take(1);
+            if (b > 1) throw Corrupt($"a bool byte is {b}, not 0 or 1", 1);
+            return b != 0;
+        }
+        public short ReadI16() { var v = Get<short>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        public ushort ReadU16() { var v = Get<ushort>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        public char ReadChar() => (char)ReadU16();
+        public int ReadI32() { var v = Get<int>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        public uint ReadU32() { var v = Get<uint>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        public long ReadI64() { var v = Get<long>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        public ulong ReadU64() { var v = Get<ulong>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        public float ReadF32() => BitConverter.UInt32BitsToSingle(ReadU32());
+        public double ReadF64() => BitConverter.UInt64BitsToDouble(ReadU64());
+
+        /// <summary>
+        /// A size of elements that take at least <paramref name="minElementBytes"/> bytes each:
+        /// refused when they could not fit in the bytes left.
+        /// </summary>
+        public int ReadSize(int minElementBytes)
+        {
+            ulong n = ReadU64();
+            long left = end - Pos;
+            if (n > (ulong)(left / minElementBytes))
+                throw Corrupt($"a size of {n} with only {left} bytes left", 8);
+            return (int)n;
+        }
+
+        public string ReadString()
+        {
+            int n = ReadSize(1);
+            if (n == 0) return string.Empty;
+            string s = Encoding.UTF8.GetString(buf, Pos, n);
+            Pos += n;
+            return s;
+        }
+
+        public T[] ReadPacked<T>() where T : unmanaged
+        {
+            int n = ReadSize(Unsafe.SizeOf<T>());
+            if (n == 0) return Array.Empty<T>();
+            var a = GC.AllocateUninitializedArray<T>(n);
+            FillPacked<T>(a);
+            return a;
+        }
+
+        public List<T> ReadPackedList<T>() where T : unmanaged
+        {
+            int n = ReadSize(Unsafe.SizeOf<T>());
+            var list = new List<T>(n);
+            CollectionsMarshal.SetCount(list, n);
+            FillPacked<T>(CollectionsMarshal.AsSpan(list));
+            return list;
+        }
+
+        private void FillPacked<T>(Span<T> dest) where T : unmanaged
+        {
+            int bytes = dest.Length * Unsafe.SizeOf<T>();
+            var src = new ReadOnlySpan<byte>(buf, Pos, bytes);
+            if (typeof(T) == typeof(bool))
+            {
+                int bad = src.IndexOfAnyExcept((byte)0, (byte)1);
+                if (bad >= 0) throw Corrupt($"a bool byte is {src[bad]}, not 0 or 1", -bad);
+            }
+            if (BitConverter.IsLittleEndian || Unsafe.SizeOf<T>() == 1)
+                src.CopyTo(MemoryMarshal.AsBytes(dest));
+            else
+                WireEndian.ReverseCopy(src, MemoryMarshal.AsBytes(dest), Unsafe.SizeOf<T>());
+            Pos += bytes;
+        }
+
+        /// <summary>
+        /// A reference header: 0 (null), a back-reference (the object, checked to be a
+        /// <typeparamref name="T"/>), or a new id (must be the next number): then
+        /// <paramref name="isNew"/> is true and the caller creates the object and calls
+        /// <see cref="Register"/> before reading its fields.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal T ReadRefHeader<T>(out bool isNew) where T : class
+        {
+            uint raw = ReadU32();
+            isNew = false;
+            if (raw == 0) return null;
+            if ((raw & WireWriter.NewBit) != 0)
+            {
+                uint id = raw & ~WireWriter.NewBit;
+                if (id != (uint)objects.Count + 1)
+                    throw Corrupt($"new object id {id} where {objects.Count + 1} was due (out of sequence)", 4);
+                isNew = true;
+                return null;
+            }
+            if (raw > (uint)objects.Count)
+                throw Corrupt($"reference to object {raw} before it appeared (not seen yet)", 4);
+            object o = objects[(int)raw - 1];
+            if (o.GetType() != typeof(T))
+                throw Corrupt($"reference {raw} names an object of another type ({o.GetType().Name}, not {typeof(T).Name})", 4);
+            return Unsafe.As<T>(o);
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal void Register(object o) => objects.Add(o);
+    }
+
+    internal static class WireEndian
+    {
+        internal static void ReverseCopy(ReadOnlySpan<byte> src, Span<byte> dest, int size)
+        {
+            for (int i = 0; i < src.Length; i += size)
+                for (int k = 0; k < size; k++)
+                    dest[i + k] = src[i + size - 1 - k];
+        }
+    }
+}

@@ -7,6 +7,8 @@
 %{
 #include "oompi_java.hpp"
 #include "../bench_support.hpp"
+#include <oompi/object_ops.hpp>
+#include <oompi/rt/interop.hpp>
 %}
 
 %define OOMPI_TRANSLATE_EXCEPTION oompi::java::translate(jenv) %enddef
@@ -154,6 +156,7 @@ OOMPI_JAVA_CLEANER(oompi::rt::comm)
 OOMPI_JAVA_CLEANER(oompi::rt::request)
 OOMPI_JAVA_CLEANER(oompi::rt::datatype)
 OOMPI_JAVA_CLEANER(oompi::rt::op)
+OOMPI_JAVA_CLEANER(oompi::rt::message)  // one per orecv: no finalizer
 OOMPI_JAVA_CLEANER(oompi::rt::group)
 OOMPI_JAVA_CLEANER(oompi::rt::cart_shift)
 
@@ -260,6 +263,57 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   public Status recv(Object buf, int source) { return recv(buf, source, MPI.ANY_TAG); }
 
   public Status recv(Object buf) { return recv(buf, MPI.ANY_SOURCE, MPI.ANY_TAG); }
+
+  // --- object graphs in wire format v1 (ObjectTransport.java, docs/wire-format.md) ---------
+
+  /** Sends obj and the graph of its @Transportable fields as one message. An object of a
+   *  Transportable class travels as a reference (C++ std::shared_ptr): null allowed, sharing
+   *  and cycles kept, the root included. Strings, primitive arrays, arrays of those and boxed
+   *  numbers travel as values. Not transportable: IllegalArgumentException naming the class. */
+  public void osend(Object obj, int dest, int tag) { ObjectTransport.osend(this, obj, false, dest, tag); }
+
+  public void osend(Object obj, int dest) { osend(obj, dest, 0); }
+
+  /** Sends a Transportable object by value (C++ receives a T, not a shared_ptr). */
+  public void osendValue(Object obj, int dest, int tag) { ObjectTransport.osend(this, obj, true, dest, tag); }
+
+  /** Receives one object message of any size (matched probe: MPI_Mprobe, its size, MPI_Mrecv). */
+  public <T> T orecv(Class<T> type, int source, int tag) { return ObjectTransport.orecv(this, type, false, source, tag); }
+
+  public <T> T orecv(Class<T> type, int source) { return orecv(type, source, MPI.ANY_TAG); }
+
+  /** Receives a Transportable object sent by value (osendValue, or a C++ T). */
+  public <T> T orecvValue(Class<T> type, int source, int tag) { return ObjectTransport.orecv(this, type, true, source, tag); }
+
+  /** The root's object on every rank (obj matters at the root only). */
+  public <T> T obcast(T obj, Class<T> type, int root) { return ObjectTransport.obcast(this, obj, type, root); }
+
+  /** The root's object on every rank; obj's class is the type (obj must not be null anywhere). */
+  @SuppressWarnings("unchecked")
+  public <T> T obcast(T obj, int root) {
+    return ObjectTransport.obcast(this, obj, obj == null ? null : (Class<T>) obj.getClass(), root);
+  }
+
+  /** This rank's block of the root's list, cut as evenly as possible (the first size % n ranks
+   *  get one more); each block is an independent graph (split representation). */
+  public <T> java.util.List<T> oscatter(java.util.List<? extends T> all, Class<T> type, int root) {
+    return ObjectTransport.oscatterv(this, all, null, type, root);
+  }
+
+  /** This rank's block of the root's list: counts[i] elements for rank i, in order. */
+  public <T> java.util.List<T> oscatterv(java.util.List<? extends T> all, int[] counts, Class<T> type, int root) {
+    return ObjectTransport.oscatterv(this, all, counts, type, root);
+  }
+
+  /** Every rank's list concatenated in rank order at the root (an empty list elsewhere). */
+  public <T> java.util.List<T> ogather(java.util.List<? extends T> mine, Class<T> type, int root) {
+    return ObjectTransport.ogather(this, mine, type, root, false);
+  }
+
+  /** Every rank's list concatenated in rank order, on every rank. */
+  public <T> java.util.List<T> oallgather(java.util.List<? extends T> mine, Class<T> type) {
+    return ObjectTransport.ogather(this, mine, type, 0, true);
+  }
 
   /** A Cartesian grid (seed 000, Fig. 14): periods[i] true when dimension i wraps around. */
   public CartComm createCart(int[] dims, boolean[] periods, boolean reorder) {
@@ -471,6 +525,20 @@ inline bool array_copy() { return g_copy_arrays.load(); }
   }
 }
 
+
+// The private duplicate of a communicator that the object collectives (obcast, oscatter,
+// ogather, ... in ObjectTransport.java) run on: the very one C++ uses
+// (oompi::detail::object_comm: an attribute of the communicator, made collectively on first
+// use, freed with it or at MPI_Finalize), so object collectives never match user messages and a
+// Java rank and a C++ rank agree on it. The returned Comm does not own the MPI handle.
+%javamethodmodifiers oompi::rt::comm::object_comm "";
+%extend oompi::rt::comm {
+  oompi::rt::comm object_comm() const {
+    MPI_Comm c = oompi::detail::object_comm($self->native("oompi.objectComm"));
+    return oompi::rt::interop::comm_from_address(
+        static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(&c)));
+  }
+}
 
 // The native side of bench/java (org.oompi.BenchSupport).
 %include "../bench_support.hpp"

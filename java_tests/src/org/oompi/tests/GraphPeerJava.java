@@ -1,0 +1,67 @@
+package org.oompi.tests;
+
+import java.util.Arrays;
+import org.oompi.Comm;
+import org.oompi.Environment;
+import org.oompi.tests.GoldenTypes.ListNode;
+import org.oompi.tests.GoldenTypes.Shape;
+
+/**
+ * The Java side of the MPMD test with tests/interop/graph_peer.cpp (rank 0, C++):
+ *
+ * <pre>mpirun -np 1 graph_peer : -np 1 java -cp oompi.jar:oompi-tests.jar org.oompi.tests.GraphPeerJava</pre>
+ *
+ * Receives the golden shape (tag 1, by value) and graph (tag 2, a reference) in wire format v1,
+ * checks them, sends back the shape with id + 1 and name + "!" (tag 3), the graph with its data
+ * times 10 (tag 4) and a chain of 1000 nodes whose {@code other} is the head (tag 5). Any
+ * mismatch aborts the job, so every rank's exit code says it.
+ */
+public final class GraphPeerJava {
+  private GraphPeerJava() {}
+
+  static void check(boolean ok, String what) {
+    if (!ok) throw new AssertionError(what);
+  }
+
+  static void run(Comm world) {
+    check(world.getSize() == 2 && world.getRank() == 1, "run as rank 1 of 2, after graph_peer");
+    Shape shape = world.orecvValue(Shape.class, 0, 1);
+    check(shape.equals(GoldenTypes.goldenShape()), "shape: got " + shape);
+    ListNode a = world.orecv(ListNode.class, 0, 2);
+    ListNode b = a.next, c = a.other;
+    check(Arrays.equals(a.data, new int[] {1, 2}) && Arrays.equals(b.data, new int[] {3}) && c.data.length == 0,
+        "graph data");
+    check(b.other == c && b.next == c && c.next == a && c.other == null, "graph sharing");
+
+    shape.id += 1;
+    shape.name += "!";
+    world.osendValue(shape, 0, 3);
+    for (ListNode n : new ListNode[] {a, b, c})
+      for (int i = 0; i < n.data.length; i++) n.data[i] *= 10;
+    world.osend(a, 0, 4);
+
+    ListNode head = new ListNode(0);
+    head.other = head;
+    ListNode tail = head;
+    for (int i = 1; i < 1000; i++) {
+      ListNode x = new ListNode(i);
+      x.other = head;
+      tail.next = x;
+      tail = x;
+    }
+    world.osend(head, 0, 5);
+  }
+
+  public static void main(String[] args) {
+    try (Environment env = new Environment()) {
+      try {
+        run(Comm.world());
+      } catch (Throwable t) {
+        t.printStackTrace();
+        System.err.flush();
+        Environment.abort(1);
+      }
+    }
+    System.out.println("graph_peer_java: ok");
+  }
+}

@@ -1,0 +1,134 @@
+package org.oompi;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/** Reads wire format v1 from a byte[] range, checking every length against the bytes left and
+ *  every id against section 2's rules; failures are SerializationExceptions. */
+final class WireReader {
+  final byte[] buf;
+  int pos;
+  final int end;
+
+  private Object[] objects;
+  private WirePlan.ClassPlan[] plans;
+  private int count;
+
+  WireReader(byte[] buf, int offset, int length) {
+    if (offset < 0 || length < 0 || offset > buf.length - length)
+      throw new IndexOutOfBoundsException("oompi: range " + offset + "+" + length + " outside " + buf.length + " bytes");
+    this.buf = buf;
+    this.pos = offset;
+    this.end = offset + length;
+    int guess = Math.min(Math.max(16, length / 16), 4096);  // a new object takes >= 4 bytes
+    objects = new Object[guess];
+    plans = new WirePlan.ClassPlan[guess];
+  }
+
+  /** A new id counter (the next slice of a split collective). */
+  void newGraph() {
+    Arrays.fill(objects, 0, Math.min(objects.length, count + 1), null);
+    Arrays.fill(plans, 0, Math.min(plans.length, count + 1), null);
+    count = 0;
+  }
+
+  int remaining() {
+    return end - pos;
+  }
+
+  SerializationException truncated(int need) {
+    return new SerializationException("oompi: truncated message: " + need + " more byte(s) needed at offset "
+        + pos + ", " + (end - pos) + " left");
+  }
+
+  private void need(int n) {
+    if (end - pos < n) throw truncated(n);
+  }
+
+  int u8() {
+    if (pos >= end) throw truncated(1);
+    return buf[pos++] & 0xFF;
+  }
+
+  byte i8() {
+    if (pos >= end) throw truncated(1);
+    return buf[pos++];
+  }
+
+  boolean bool() {
+    int b = u8();
+    if (b > 1) throw new SerializationException("oompi: corrupt message: bool byte " + b + " at offset " + (pos - 1));
+    return b == 1;
+  }
+
+  short i16() {
+    need(2);
+    short v = (short) WireWriter.I16.get(buf, pos);
+    pos += 2;
+    return v;
+  }
+
+  int i32() {
+    need(4);
+    int v = (int) WireWriter.I32.get(buf, pos);
+    pos += 4;
+    return v;
+  }
+
+  long i64() {
+    need(8);
+    long v = (long) WireWriter.I64.get(buf, pos);
+    pos += 8;
+    return v;
+  }
+
+  float f32() {
+    return Float.intBitsToFloat(i32());
+  }
+
+  double f64() {
+    return Double.longBitsToDouble(i64());
+  }
+
+  /** A size whose elements take at least elementBytes each: never more than the bytes left. */
+  int size(int elementBytes) {
+    int at = pos;
+    long n = i64();
+    if (n < 0 || n > (end - pos) / Math.max(1, elementBytes))
+      throw new SerializationException("oompi: corrupt message: size " + Long.toUnsignedString(n) + " at offset "
+          + at + " but only " + (end - pos) + " byte(s) left");
+    return (int) n;
+  }
+
+  String string() {
+    int n = size(1);
+    String s = new String(buf, pos, n, StandardCharsets.UTF_8);
+    pos += n;
+    return s;
+  }
+
+  // --- object identity ----------------------------------------------------------------------
+
+  int count() {
+    return count;
+  }
+
+  void register(Object o, WirePlan.ClassPlan plan) {
+    int id = ++count;
+    if (id >= objects.length) {
+      int n = Math.max(id + 1, objects.length * 2);
+      objects = Arrays.copyOf(objects, n);
+      plans = Arrays.copyOf(plans, n);
+    }
+    objects[id] = o;
+    plans[id] = plan;
+  }
+
+  Object object(int id) {
+    return objects[id];
+  }
+
+  WirePlan.ClassPlan planOf(int id) {
+    return plans[id];
+  }
+}

@@ -1,0 +1,243 @@
+package org.oompi;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/** Writes wire format v1 into a growable byte[] (little-endian), with the per-message object
+ *  ids of section 2 (an identity map of the objects written so far). Not thread-safe. */
+final class WireWriter {
+  static final VarHandle I16 = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+  static final VarHandle I32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  static final VarHandle I64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  static final int MAX_ID = 0x7FFFFFFF;
+
+  byte[] buf;
+  int pos;
+
+  // identity map object -> id (open addressing), and the plan each id was written with
+  private Object[] keys = new Object[64];
+  private int[] ids = new int[64];
+  private WirePlan.ClassPlan[] plans = new WirePlan.ClassPlan[16];
+  private int count;
+
+  // --- this thread's writer, lent to one message at a time ---------------------------------
+  private static final int KEEP_BYTES = 64 << 20;  // larger buffers are dropped after use
+  private static final ThreadLocal<WireWriter> SCRATCH = ThreadLocal.withInitial(() -> new WireWriter(4096));
+  private boolean busy;
+
+  /** This thread's writer, reset (a fresh one if it is lent already: re-entrant use). */
+  static WireWriter lease() {
+    WireWriter w = SCRATCH.get();
+    if (w.busy) return new WireWriter(256);
+    w.busy = true;
+    w.reset();
+    return w;
+  }
+
+  /** Gives a leased writer back (forgets its objects, keeps its memory unless huge). */
+  void release() {
+    reset();
+    releaseIfLarger(KEEP_BYTES);
+    busy = false;
+  }
+
+  WireWriter(int capacity) {
+    buf = new byte[Math.max(capacity, 64)];
+  }
+
+  /** Forgets the bytes and the ids (a new message); keeps the memory unless it is huge. */
+  void reset() {
+    pos = 0;
+    if (count > 0) {
+      // a table much larger than this message needed is dropped, not cleared: a small message
+      // after a big one must not pay for clearing the big table
+      if (keys.length > 1024 && keys.length > 8 * count || keys.length > (1 << 20)) {
+        keys = new Object[64];
+        ids = new int[64];
+        plans = new WirePlan.ClassPlan[16];
+      } else {
+        Arrays.fill(keys, null);
+        Arrays.fill(plans, 0, Math.min(plans.length, count + 1), null);
+      }
+      count = 0;
+    }
+  }
+
+  /** Starts a new id counter (a new slice of a split collective), keeping the bytes. */
+  void newGraph() {
+    int p = pos;
+    reset();
+    pos = p;
+  }
+
+  void releaseIfLarger(int limit) {
+    if (buf.length > limit) buf = new byte[64];
+  }
+
+  byte[] toByteArray() {
+    return Arrays.copyOf(buf, pos);
+  }
+
+  private void grow(int n) {
+    long need = (long) pos + n;
+    if (need > Integer.MAX_VALUE - 16)
+      throw new SerializationException("oompi: the serialized object graph exceeds 2 GiB (a Java array's limit)");
+    long cap = Math.max(need, Math.min((long) buf.length * 2, Integer.MAX_VALUE - 16));
+    buf = Arrays.copyOf(buf, (int) cap);
+  }
+
+  void ensure(int n) {
+    if (buf.length - pos < n) grow(n);
+  }
+
+  void u8(int v) {
+    if (pos == buf.length) grow(1);
+    buf[pos++] = (byte) v;
+  }
+
+  void bool(boolean v) {
+    u8(v ? 1 : 0);
+  }
+
+  void i16(short v) {
+    ensure(2);
+    I16.set(buf, pos, v);
+    pos += 2;
+  }
+
+  void i32(int v) {
+    ensure(4);
+    I32.set(buf, pos, v);
+    pos += 4;
+  }
+
+  void i64(long v) {
+    ensure(8);
+    I64.set(buf, pos, v);
+    pos += 8;
+  }
+
+  void f32(float v) {
+    i32(Float.floatToRawIntBits(v));
+  }
+
+  void f64(double v) {
+    i64(Double.doubleToRawLongBits(v));
+  }
+
+  void size(int n) {
+    i64(n);
+  }
+
+  void string(String s) {
+    // ASCII fast path: one pass, no intermediate array
+    int n = s.length();
+    ensure(8 + n);
+    int start = pos + 8;
+    int i = 0;
+    byte[] b = buf;
+    for (; i < n; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x80) break;
+      b[start + i] = (byte) c;
+    }
+    if (i == n) {
+      I64.set(b, pos, (long) n);
+      pos = start + n;
+      return;
+    }
+    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+    size(utf8.length);
+    bytes(utf8, 0, utf8.length);
+  }
+
+  void bytes(byte[] a, int off, int len) {
+    ensure(len);
+    System.arraycopy(a, off, buf, pos, len);
+    pos += len;
+  }
+
+  // --- object identity ----------------------------------------------------------------------
+
+  private static int slot(Object o, int mask) {
+    int h = System.identityHashCode(o) * 0x9E3779B9;
+    return (h ^ (h >>> 16)) & mask;
+  }
+
+
+  /** One probe: the id of o if it was written already (returned as is), else registers it
+   *  with plan and returns its new id negated. */
+  int idOrAdd(Object o, WirePlan.ClassPlan plan) {
+    Object[] k = keys;
+    int mask = k.length - 1;
+    int i = slot(o, mask);
+    for (;; i = (i + 1) & mask) {
+      Object x = k[i];
+      if (x == o) return ids[i];
+      if (x == null) break;
+    }
+    if (count == MAX_ID)
+      throw new SerializationException("oompi: more than 2^31-1 objects in one message");
+    if ((count + 1) * 2 > k.length) return -add(o, plan);
+    int id = ++count;
+    k[i] = o;
+    ids[i] = id;
+    if (id >= plans.length) plans = Arrays.copyOf(plans, Math.max(id + 1, plans.length * 2));
+    plans[id] = plan;
+    return -id;
+  }
+
+  int objectCount() {
+    return count;
+  }
+
+  /** A new id for an object that is not entered in the table (WirePlan's linear chains). */
+  int nextId(WirePlan.ClassPlan plan) {
+    if (count == MAX_ID)
+      throw new SerializationException("oompi: more than 2^31-1 objects in one message");
+    int id = ++count;
+    if (id >= plans.length) plans = Arrays.copyOf(plans, Math.max(id + 1, plans.length * 2));
+    plans[id] = plan;
+    return id;
+  }
+
+  WirePlan.ClassPlan planOf(int id) {
+    return plans[id];
+  }
+
+  /** Registers o (not yet known) and returns its new id. */
+  int add(Object o, WirePlan.ClassPlan plan) {
+    if (count == MAX_ID)
+      throw new SerializationException("oompi: more than 2^31-1 objects in one message");
+    int id = ++count;
+    if (count * 2 > keys.length) rehash();
+    Object[] k = keys;
+    int mask = k.length - 1;
+    int i = slot(o, mask);
+    while (k[i] != null) i = (i + 1) & mask;
+    k[i] = o;
+    ids[i] = id;
+    if (id >= plans.length) plans = Arrays.copyOf(plans, Math.max(id + 1, plans.length * 2));
+    plans[id] = plan;
+    return id;
+  }
+
+  private void rehash() {
+    Object[] ok = keys;
+    int[] oi = ids;
+    keys = new Object[ok.length * 2];
+    ids = new int[ok.length * 2];
+    int mask = keys.length - 1;
+    for (int j = 0; j < ok.length; j++) {
+      Object o = ok[j];
+      if (o == null) continue;
+      int i = slot(o, mask);
+      while (keys[i] != null) i = (i + 1) & mask;
+      keys[i] = o;
+      ids[i] = oi[j];
+    }
+  }
+}

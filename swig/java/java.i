@@ -475,6 +475,10 @@ inline bool array_copy() { return g_copy_arrays.load(); }
 %javamethodmodifiers oompi::rt::comm::send "";
 %javamethodmodifiers oompi::rt::comm::recv "";
 
+// comm.object_comm() (the private duplicate C++'s object collectives use): package-private,
+// for ObjectTransport.java.
+%javamethodmodifiers oompi::rt::comm::object_comm "";
+
 %include "../oompi.i"
 
 // Port fast paths (after oompi.i: its %exception must cover these %extend methods).
@@ -525,20 +529,6 @@ inline bool array_copy() { return g_copy_arrays.load(); }
   }
 }
 
-
-// The private duplicate of a communicator that the object collectives (obcast, oscatter,
-// ogather, ... in ObjectTransport.java) run on: the very one C++ uses
-// (oompi::detail::object_comm: an attribute of the communicator, made collectively on first
-// use, freed with it or at MPI_Finalize), so object collectives never match user messages and a
-// Java rank and a C++ rank agree on it. The returned Comm does not own the MPI handle.
-%javamethodmodifiers oompi::rt::comm::object_comm "";
-%extend oompi::rt::comm {
-  oompi::rt::comm object_comm() const {
-    MPI_Comm c = oompi::detail::object_comm($self->native("oompi.objectComm"));
-    return oompi::rt::interop::comm_from_address(
-        static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(&c)));
-  }
-}
 
 // The native side of bench/java (org.oompi.BenchSupport).
 %include "../bench_support.hpp"

@@ -185,6 +185,11 @@ namespace Oompi
             }
         }
 
+        // A rank's own type error when the collective fails anyway (it says more than the
+        // remote failure); null when it goes on (the rank takes part, then throws it).
+        private static Exception Fatal(ulong code, Exception typeError) =>
+            (code & (FailureArgument | FailureSerialize)) != 0 ? typeError : null;
+
         private static void ThrowIf(Exception e)
         {
             if (e is not null) System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(e);
@@ -219,7 +224,7 @@ namespace Oompi
                 }
             }
             oc.Bcast(meta, root);
-            RaiseFailures("OBcast", meta[1], local);
+            RaiseFailures("OBcast", meta[1], local ?? Fatal(meta[1], typeError));
             if (!atRoot)
             {
                 if (meta[0] > (ulong)Array.MaxLength)
@@ -305,7 +310,7 @@ namespace Oompi
                 for (int i = 0; i < p; i++) meta[2 * i + 1] = code;
             }
             oc.Scatter(meta, mine, root);
-            RaiseFailures(op, mine[1], local);
+            RaiseFailures(op, mine[1], local ?? Fatal(mine[1], typeError));
 
             byte[] recv;
             if (atRoot)

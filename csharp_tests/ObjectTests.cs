@@ -559,6 +559,63 @@ namespace Oompi.Tests
             Assert.Equal(Rank, v.Length);
         }
 
+        /// <summary>
+        /// The collectives run on ObjectComm() (C++'s private duplicate), so their large path (one
+        /// message per rank with tag 14, lowered here to 64 bytes as C++'s tests do) never takes
+        /// a user message with that tag, and they give the same results as the usual path.
+        /// </summary>
+        [Fact]
+        public void LargePathOnThePrivateCommunicator()
+        {
+            using (var oc = world.ObjectComm())
+            {
+                Assert.Equal("oompi object collectives", oc.Name);
+                Assert.Equal(world.Rank, oc.Rank);
+            }
+            var limit = typeof(Comm).GetField("ObjectIntLimit", System.Reflection.BindingFlags.Static |
+                                                                System.Reflection.BindingFlags.NonPublic);
+            Assert.NotNull(limit);
+            int p = Size, last = p - 1;
+            var user = new byte[] { 42, (byte)Rank };
+            using var pending = world.Isend(user, last, 14);  // a user message with the large path's tag
+            limit.SetValue(null, 64L);
+            try
+            {
+                var nodes = Rank == 0 ? Enumerable.Range(0, 3 * p).Select(i => new ListNode(i, i, i, i)).ToArray() : null;
+                var mine = world.OScatter(nodes, 0);
+                Assert.Equal(Enumerable.Range(3 * Rank, 3), mine.Select(n => n.Data[0]));
+                var shared = new ListNode(-Rank);
+                var contrib = Enumerable.Range(0, 5).Select(i => new ListNode(10 * Rank + i) { Other = shared }).ToArray();
+                var atLast = world.OGather(contrib, last);
+                if (Rank == last)
+                {
+                    Assert.Equal(Enumerable.Range(0, p).SelectMany(r => Enumerable.Range(10 * r, 5)), atLast.Select(n => n.Data[0]));
+                    Assert.Same(atLast[0].Other, atLast[4].Other);
+                }
+                else
+                {
+                    Assert.Empty(atLast);
+                }
+                var everywhere = world.OAllgather(contrib);
+                Assert.Equal(5 * p, everywhere.Length);
+                Assert.Equal(-last, everywhere[^1].Other.Data[0]);
+                var big = world.OBcast(Rank == 0 ? new ListNode(Enumerable.Range(0, 100).ToArray()) : null, 0);
+                Assert.Equal(100, big.Data.Length);
+            }
+            finally
+            {
+                limit.SetValue(null, (long)int.MaxValue);
+            }
+            if (Rank == last)
+                for (int r = 0; r < p; r++)
+                {
+                    var got = new byte[2];
+                    world.Recv(got, r, 14);
+                    Assert.Equal(new byte[] { 42, (byte)r }, got);
+                }
+            pending.Wait();
+        }
+
         [Fact]
         public void CollectiveFailuresReachEveryRank()
         {

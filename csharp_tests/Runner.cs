@@ -13,13 +13,15 @@ namespace Oompi.Tests
     /// OOMPI_TEST_GRACE seconds (default 10). Exit code 1 on every rank if anything failed.
     /// Optional arguments: substrings of the test names to run; "-substring" leaves tests out.
     /// <c>OompiTests.dll graph_peer</c> runs the C# side of the MPMD test with
-    /// tests/interop/graph_peer.cpp instead (GraphPeer.cs).
+    /// tests/interop/graph_peer.cpp instead (GraphPeer.cs), <c>OompiTests.dll coll_peer</c> that of
+    /// csharp.interop_collectives with csharp_tests/interop/coll_peer_cs.cpp (CollPeer.cs).
     /// </summary>
     public static class Runner
     {
         public static int Main(string[] args)
         {
             if (args.Length > 0 && args[0] == "graph_peer") return GraphPeer.Run();
+            if (args.Length > 0 && args[0] == "coll_peer") return CollPeer.Run();
             using var env = new MpiEnvironment(ThreadLevel.Multiple);
             int rank = Comm.World().Rank;
             double grace = double.TryParse(Environment.GetEnvironmentVariable("OOMPI_TEST_GRACE"),

@@ -11,17 +11,20 @@ namespace Oompi
     /// bytes per object; the receive matches it with a matched probe (<c>Mprobe</c>), sizes its
     /// buffer from the message and takes it with <c>Message.Recv</c>, so it is thread-safe and
     /// pairs with C++'s <c>osend</c>/<c>orecv</c>, Java's and Python's.</item>
-    /// <item><c>OBcast</c>: a Bcast of {size, status}, then of the bytes.</item>
+    /// <item><c>OBcast</c>: a Bcast of {size, code}, then of the bytes.</item>
     /// <item><c>OScatter</c>/<c>OScatterv</c>/<c>OGather</c>/<c>OAllgather</c>: Motor's split
     /// representation, as C++ does it: each rank's slice of the array is encoded on its own (an
     /// array of T with its own ids: objects shared between slices arrive as copies) into one
-    /// buffer; the {size, status} pairs travel first, then one Scatterv/Gatherv/Allgatherv.</item>
+    /// buffer; the {size, code} pairs travel first, then one Scatterv/Gatherv/Allgatherv.</item>
     /// </list>
-    /// The collectives run on this communicator (MPI collectives never match point-to-point
-    /// messages), so they pair with C# ranks; C++ runs its object collectives on a private
-    /// duplicate. A failure to serialize on one rank is reported to the others, so every rank
-    /// throws and none waits. A type that cannot travel: ArgumentException naming it, on every
-    /// rank, before anything is sent. Corrupt or truncated input: <see cref="SerializationException"/>.
+    /// The collectives run on <see cref="ObjectComm"/>, the private duplicate that C++'s
+    /// obcast/oscatter/ogather/oallgather use, with the same messages in the same MPI calls
+    /// (include/oompi/object_ops.hpp), so C# ranks and C++ (or Java) ranks take part in the same
+    /// collective, and object collectives never match the user's messages. A failure on one rank
+    /// (bad arguments at the root, an object or a type that cannot be serialized) travels with
+    /// the sizes, so every rank throws and none waits. A type that cannot travel:
+    /// ArgumentException naming it (on ranks that only receive, after taking part in the
+    /// collective). Corrupt or truncated input: <see cref="SerializationException"/>.
     /// </summary>
     public partial class Comm
     {
@@ -135,8 +138,24 @@ namespace Oompi
         }
 
         // --- collectives ---------------------------------------------------------------------
+        //
+        // These follow include/oompi/object_ops.hpp message for message, so that C# ranks and C++
+        // ranks (and Java's) take part in the same collective: they run on ObjectComm() (the
+        // private duplicate C++ uses, never the user's communicator), {size, code} pairs of
+        // uint64 travel first (Bcast / Scatter / Allgather), then the bytes in one Bcast /
+        // Scatterv / Gatherv / Allgatherv. Above ObjectIntLimit bytes (C++'s object_int_limit)
+        // the split collectives switch to C++'s large path: one message per rank with tag
+        // TagLarge (scatter, gather), one Bcast per rank (allgather).
 
-        private const ulong FailureArgument = 1, FailureSerialize = 2;
+        private const ulong FailureArgument = 1, FailureSerialize = 2, FailureLargePath = 4;
+        private const int TagLarge = 14;  // object_tag_large
+
+        /// <summary>
+        /// Above this many bytes the split collectives move slices point to point (C++'s
+        /// <c>detail::object_int_limit</c>); every rank of a job must use the same value. Lowered by
+        /// the tests (through reflection) to exercise that path.
+        /// </summary>
+        internal static long ObjectIntLimit = int.MaxValue;
 
         private static void RaiseFailures(string op, ulong code, Exception local)
         {
@@ -147,10 +166,43 @@ namespace Oompi
                 throw new SerializationException($"oompi: {op}: another rank could not serialize its objects (it threw there)");
         }
 
-        /// <summary>The root's object, on every rank (the root gets its own object back).</summary>
+        /// <summary>
+        /// The error of a type that cannot travel, or null. It is not thrown at once: the rank
+        /// still takes part in the collective (reporting it where C++ reports a failure to
+        /// serialize, otherwise receiving the bytes) and throws afterwards, so that no other rank,
+        /// C++ or C#, is left waiting.
+        /// </summary>
+        private static Exception TypeError<T>()
+        {
+            try
+            {
+                Wire.Check<T>();
+                return null;
+            }
+            catch (Exception e) when (e is ArgumentException || e is SerializationException)
+            {
+                return e;
+            }
+        }
+
+        // A rank's own type error when the collective fails anyway (it says more than the
+        // remote failure); null when it goes on (the rank takes part, then throws it).
+        private static Exception Fatal(ulong code, Exception typeError) =>
+            (code & (FailureArgument | FailureSerialize)) != 0 ? typeError : null;
+
+        private static void ThrowIf(Exception e)
+        {
+            if (e is not null) System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(e);
+        }
+
+        /// <summary>
+        /// The root's object, on every rank (the root gets its own object back). As C++'s
+        /// <c>obcast</c>: a Bcast of {size, code} from the root, then a Bcast of the bytes.
+        /// </summary>
         public T OBcast<T>(T obj, int root)
         {
-            Wire.Check<T>();
+            Exception typeError = TypeError<T>();
+            using Comm oc = ObjectComm();
             bool atRoot = Rank == root;
             var meta = new ulong[2];
             byte[] bytes = Array.Empty<byte>();
@@ -159,6 +211,7 @@ namespace Oompi
             {
                 try
                 {
+                    ThrowIf(typeError);
                     var w = new WireWriter();
                     Wire.WriteTop(w, obj);
                     bytes = w.ToArray();
@@ -170,11 +223,18 @@ namespace Oompi
                     meta[1] = FailureSerialize;
                 }
             }
-            Bcast(meta, root);
-            RaiseFailures("OBcast", meta[1], local);
-            if (!atRoot) bytes = new byte[checked((int)meta[0])];
-            if (bytes.Length > 0) Bcast(bytes, root);
-            return atRoot ? obj : Wire.ReadTop<T>(new WireReader(bytes, 0, bytes.Length));
+            oc.Bcast(meta, root);
+            RaiseFailures("OBcast", meta[1], local ?? Fatal(meta[1], typeError));
+            if (!atRoot)
+            {
+                if (meta[0] > (ulong)Array.MaxLength)
+                    throw new SerializationException($"oompi: OBcast: {meta[0]} bytes exceed the largest C# byte array");
+                bytes = new byte[(int)meta[0]];
+            }
+            oc.Bcast(bytes, root);
+            if (atRoot) return obj;
+            ThrowIf(typeError);
+            return Wire.ReadTop<T>(new WireReader(bytes, 0, bytes.Length));
         }
 
         /// <summary>
@@ -190,16 +250,22 @@ namespace Oompi
                 counts = new int[p];
                 for (int i = 0; i < p; i++) counts[i] = all.Length / p + (i < all.Length % p ? 1 : 0);
             }
-            return OScatterv(all, counts, root);
+            return ScatterObjects(all, counts, root, "OScatter");
         }
 
         /// <summary>
         /// This rank's block of the root's array: counts[i] elements for rank i, in order.
         /// <paramref name="all"/> and <paramref name="counts"/> matter at the root only.
         /// </summary>
-        public T[] OScatterv<T>(T[] all, int[] counts, int root)
+        public T[] OScatterv<T>(T[] all, int[] counts, int root) => ScatterObjects(all, counts, root, "OScatterv");
+
+        // As C++'s oscatterv: the root encodes one slice per rank (each an independent graph) into
+        // one buffer, Scatters {slice bytes, code} to every rank, then Scatterv's the bytes (or,
+        // with code FailureLargePath, sends each rank its slice with tag TagLarge).
+        private T[] ScatterObjects<T>(T[] all, int[] counts, int root, string op)
         {
-            Wire.Check<T>();
+            Exception typeError = TypeError<T>();
+            using Comm oc = ObjectComm();
             int p = Size;
             bool atRoot = Rank == root;
             ulong[] meta = atRoot ? new ulong[2 * p] : Array.Empty<ulong>();
@@ -215,13 +281,14 @@ namespace Oompi
                 if (all is null || counts is null || counts.Length != p || total != all.Length)
                 {
                     local = new ArgumentException(
-                        "oompi: OScatterv: the array must not be null, and counts must have one non-negative entry per rank adding up to its length");
+                        $"oompi: {op}: the array must not be null, and counts must have one non-negative entry per rank ({p}) adding up to its length");
                     code = FailureArgument;
                 }
                 else
                 {
                     try
                     {
+                        ThrowIf(typeError);
                         w = new WireWriter();
                         offsets = new int[p + 1];
                         int first = 0;
@@ -232,6 +299,7 @@ namespace Oompi
                             offsets[i + 1] = w.Pos;
                             meta[2 * i] = (ulong)(offsets[i + 1] - offsets[i]);
                         }
+                        if (w.Pos > ObjectIntLimit) code = FailureLargePath;
                     }
                     catch (Exception e) when (e is SerializationException || e is ArgumentException)
                     {
@@ -241,23 +309,59 @@ namespace Oompi
                 }
                 for (int i = 0; i < p; i++) meta[2 * i + 1] = code;
             }
-            Scatter(meta, mine, root);
-            RaiseFailures("OScatter", mine[1], local);
+            oc.Scatter(meta, mine, root);
+            RaiseFailures(op, mine[1], local ?? Fatal(mine[1], typeError));
 
-            var recv = new byte[checked((int)mine[0])];
+            byte[] recv;
             if (atRoot)
             {
-                var sizes = new int[p];
-                for (int i = 0; i < p; i++) sizes[i] = offsets[i + 1] - offsets[i];
-                Scatterv(MpiBuffer.Of(w.Buf, 0, w.Pos), sizes, offsets[..p], recv, root);
+                recv = new byte[offsets[root + 1] - offsets[root]];
+                if ((mine[1] & FailureLargePath) == 0)
+                {
+                    var sizes = new int[p];
+                    for (int i = 0; i < p; i++) sizes[i] = offsets[i + 1] - offsets[i];
+                    oc.Scatterv(MpiBuffer.Of(w.Buf, 0, w.Pos), sizes, offsets[..p], recv, root);
+                }
+                else
+                {
+                    for (int i = 0; i < p; i++)
+                        if (i != root)
+                            oc.Send(new ReadOnlySpan<byte>(w.Buf, offsets[i], offsets[i + 1] - offsets[i]), i, TagLarge);
+                    Array.Copy(w.Buf, offsets[root], recv, 0, recv.Length);
+                }
             }
             else
             {
-                Scatterv(Array.Empty<byte>(), Array.Empty<int>(), Array.Empty<int>(), recv, root);
+                if (mine[0] > (ulong)Array.MaxLength)
+                {
+                    if ((mine[1] & FailureLargePath) != 0) DrainLarge(oc, root);
+                    else oc.Scatterv(Array.Empty<byte>(), Array.Empty<int>(), Array.Empty<int>(), Array.Empty<byte>(), root);
+                    throw new SerializationException($"oompi: {op}: a slice of {mine[0]} bytes exceeds the largest C# byte array");
+                }
+                recv = new byte[(int)mine[0]];
+                if ((mine[1] & FailureLargePath) == 0)
+                    oc.Scatterv(Array.Empty<byte>(), Array.Empty<int>(), Array.Empty<int>(), recv, root);
+                else
+                    oc.Recv(recv, root, TagLarge);
+                ThrowIf(typeError);
             }
             var result = new List<T>();
             Wire.ReadSlice(recv, 0, recv.Length, result);
             return result.ToArray();
+        }
+
+        // Takes a large-path message that cannot land in a C# array off the queue (truncated).
+        private static void DrainLarge(Comm oc, int source)
+        {
+            using Message m = oc.Mprobe(source, TagLarge);
+            try
+            {
+                m.Recv(MpiBuffer.Of(Array.Empty<byte>()));
+            }
+            catch (MpiException)
+            {
+                // expected: MPI_ERR_TRUNCATE
+            }
         }
 
         /// <summary>The concatenation, in rank order, of every rank's array, at the root (empty elsewhere).</summary>
@@ -266,52 +370,104 @@ namespace Oompi
         /// <summary>The concatenation, in rank order, of every rank's array, on every rank.</summary>
         public T[] OAllgather<T>(T[] mine) => GatherObjects(mine, 0, true);
 
+        // As C++'s gather_impl: every rank encodes its array as one slice, Allgathers {bytes,
+        // code}, then one Gatherv / Allgatherv moves the bytes (above ObjectIntLimit in all: one
+        // message per rank with tag TagLarge to the root, or one Bcast per rank).
         private T[] GatherObjects<T>(T[] mine, int root, bool all)
         {
             string op = all ? "OAllgather" : "OGather";
-            Wire.Check<T>();
+            Exception local = TypeError<T>();
+            using Comm oc = ObjectComm();
             int p = Size, me = Rank;
             var w = new WireWriter();
             var myMeta = new ulong[2];
-            Exception local = null;
-            try
+            if (local is not null)
             {
-                if (mine is null) throw new ArgumentNullException(nameof(mine), $"oompi: {op}: the array is null");
-                Wire.WriteSlice(w, mine, 0, mine.Length);
-                myMeta[0] = (ulong)w.Pos;
+                myMeta[1] = FailureSerialize;
             }
-            catch (Exception e) when (e is SerializationException || e is ArgumentException)
+            else
             {
-                local = e;
-                myMeta[1] = e is ArgumentNullException ? FailureArgument : FailureSerialize;
+                try
+                {
+                    if (mine is null) throw new ArgumentNullException(nameof(mine), $"oompi: {op}: the array is null");
+                    Wire.WriteSlice(w, mine, 0, mine.Length);
+                    myMeta[0] = (ulong)w.Pos;
+                }
+                catch (Exception e) when (e is SerializationException || e is ArgumentException)
+                {
+                    local = e;
+                    myMeta[1] = e is ArgumentNullException ? FailureArgument : FailureSerialize;
+                }
             }
             var meta = new ulong[2 * p];
-            Allgather(myMeta, meta);
+            oc.Allgather(myMeta, meta);
             ulong codes = 0;
-            long total = 0;
+            var off = new long[p + 1];
             for (int i = 0; i < p; i++)
             {
                 codes |= meta[2 * i + 1];
-                total += (long)meta[2 * i];
+                off[i + 1] = off[i] + (long)meta[2 * i];
             }
             RaiseFailures(op, codes, local);
+            long total = off[p];
             bool receives = all || me == root;
-            if (total > Array.MaxLength)
-                throw new SerializationException($"oompi: {op}: {total} bytes in all, more than the largest C# byte array");
-            var counts = new int[p];
-            var displs = new int[p];
-            for (int i = 0, off = 0; i < p; i++)
+            bool large = total > ObjectIntLimit;
+            // A receiver that cannot hold everything still takes its part, then throws.
+            bool fits = total <= Array.MaxLength;
+            var recv = receives && fits ? new byte[total] : Array.Empty<byte>();
+            if (!large)
             {
-                counts[i] = (int)meta[2 * i];
-                displs[i] = off;
-                off += counts[i];
+                var counts = new int[p];
+                var displs = new int[p];
+                for (int i = 0; i < p; i++)
+                {
+                    counts[i] = (int)meta[2 * i];
+                    displs[i] = (int)off[i];
+                }
+                if (all) oc.Allgatherv(MpiBuffer.Of(w.Buf, 0, w.Pos), recv, counts, displs);
+                else oc.Gatherv(MpiBuffer.Of(w.Buf, 0, w.Pos), recv, counts, displs, root);
             }
-            var recv = receives ? new byte[total] : Array.Empty<byte>();
-            if (all) Allgatherv(MpiBuffer.Of(w.Buf, 0, w.Pos), recv, counts, displs);
-            else Gatherv(MpiBuffer.Of(w.Buf, 0, w.Pos), recv, counts, displs, root);
+            else if (all)
+            {
+                for (int i = 0; i < p; i++)
+                {
+                    long n = off[i + 1] - off[i];
+                    if (i == me)
+                    {
+                        if (fits) Array.Copy(w.Buf, 0, recv, off[i], n);
+                        oc.Bcast(new Span<byte>(w.Buf, 0, (int)n), i);
+                    }
+                    else if (fits)
+                    {
+                        oc.Bcast(new Span<byte>(recv, (int)off[i], (int)n), i);
+                    }
+                    else
+                    {
+                        if (n > Array.MaxLength)
+                            throw new SerializationException($"oompi: {op}: rank {i}'s {n} bytes exceed the largest C# byte array");
+                        oc.Bcast(new byte[n], i);
+                    }
+                }
+            }
+            else if (me == root)
+            {
+                for (int i = 0; i < p; i++)
+                {
+                    long n = off[i + 1] - off[i];
+                    if (i == me) { if (fits) Array.Copy(w.Buf, 0, recv, off[i], n); }
+                    else if (fits) oc.Recv(new Span<byte>(recv, (int)off[i], (int)n), i, TagLarge);
+                    else DrainLarge(oc, i);
+                }
+            }
+            else
+            {
+                oc.Send(new ReadOnlySpan<byte>(w.Buf, 0, w.Pos), root, TagLarge);
+            }
             if (!receives) return Array.Empty<T>();
+            if (!fits)
+                throw new SerializationException($"oompi: {op}: {total} bytes in all exceed the largest C# byte array");
             var result = new List<T>();
-            for (int i = 0; i < p; i++) Wire.ReadSlice(recv, displs[i], counts[i], result);
+            for (int i = 0; i < p; i++) Wire.ReadSlice(recv, (int)off[i], (int)(off[i + 1] - off[i]), result);
             return result.ToArray();
         }
     }

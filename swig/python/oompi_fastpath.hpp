@@ -18,6 +18,9 @@
 
 #include "oompi_python.hpp"
 
+#include <oompi/buffer.hpp>
+#include <oompi/status.hpp>
+
 #include <structmember.h>
 
 #if __has_include(<numpy/ndarraytypes.h>)
@@ -706,28 +709,36 @@ inline PyObject* fast_orecv(PyObject* self, PyObject* const* args, Py_ssize_t na
   // several threads safe: no other receive can take the message between probe and receive.
   constexpr long long small_max = 4096;  // copied out into a bytes object: keep it short
   thread_local std::vector<char> small(small_max);
-  rt::status st;
-  rt::message m;
+  // Raw MPI here (no facade message object: this is the pickled-object hot path).
+  MPI_Message msg = MPI_MESSAGE_NULL;
+  MPI_Status mst;
+  long long n = 0;
   bool received = false;
   if (!call_released([&] {
-        m = c->mprobe(source, tag);
-        if (m.count_bytes() <= small_max) {
-          rt::buffer sb(small.data(), m.count_bytes(),
-                        rt::detail::builtin_type(rt::type_kind::uint8), 1);
-          st = m.recv(sb);
+        const MPI_Comm h = c->native(fn);
+        OOMPI_CHECK(MPI_Mprobe, (source, tag, h, &msg, &mst));
+        n = rt::status(oompi::status(mst)).count_bytes();  // 2 GiB and more too
+        if (n <= small_max) {
+          OOMPI_CHECK(MPI_Mrecv, (small.data(), static_cast<int>(n), MPI_BYTE, &msg, &mst));
           received = true;
         }
       }))
     return nullptr;
-  const long long n = received ? st.count_bytes() : m.count_bytes();
   PyObject* data = PyBytes_FromStringAndSize(received ? small.data() : nullptr,
                                              static_cast<Py_ssize_t>(n));
   if (!data) return nullptr;  // the message stays matched and unreceived: MPI frees it at finalize
   if (!received) {
     // Filled before anyone else sees the bytes object (the documented way to build one).
-    rt::buffer b(PyBytes_AS_STRING(data), n, rt::detail::builtin_type(rt::type_kind::uint8), 1);
-    if (!call_released([&] { st = m.recv(b); })) return Py_DECREF(data), nullptr;
+    char* p = PyBytes_AS_STRING(data);
+    const oompi::detail::buffer_desc whole{p, static_cast<std::size_t>(n), MPI_BYTE};
+    if (!call_released([&] {
+          oompi::detail::with_int_count(whole, [&](void* q, int k, MPI_Datatype t) {
+            OOMPI_CHECK(MPI_Mrecv, (q, k, t, &msg, &mst));
+          });
+        }))
+      return Py_DECREF(data), nullptr;
   }
+  const rt::status st{oompi::status(mst)};
   PyObject* obj;
   if (type) {
     PyObject* call[2] = {data, type};

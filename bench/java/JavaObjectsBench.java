@@ -215,10 +215,14 @@ public final class JavaObjectsBench {
             int tag = 100 + si;
             // Block start: rank 1 waits for rank 0's go without spinning (it sleeps while rank 0
             // measures the local serialize + rebuild of the previous block).
+            // Rank 0 starts its clock only once rank 1 is awake (it answers the go): a sleeping
+            // peer's wake-up latency must not land in the first round trip of the block.
             if (rank == 0) {
               world.send(GO, 1, GO_TAG);
+              world.recv(new byte[1], 1, GO_TAG);
             } else if (rank == 1) {
               waitQuietly(world, 0, GO_TAG);
+              world.send(GO, 0, GO_TAG);
             }
             if (rank == 0) {
               Node head = lists[k];

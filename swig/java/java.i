@@ -440,7 +440,7 @@ inline bool array_copy() { return g_copy_arrays.load(); }
 %typemap(jstype) oompi::java::direct_address "java.nio.Buffer"
 %typemap(javain) oompi::java::direct_address "$javainput"
 %typemap(in) oompi::java::direct_address %{
-  $1.ptr = jenv->GetDirectBufferAddress($input);
+  $1.ptr = oompi::java::direct_address_of(jenv, $input);
   if (!$1.ptr) {
     oompi::java::throw_java(jenv, "java/lang/IllegalArgumentException", "oompi: not a direct buffer");
     return $null;

@@ -100,3 +100,31 @@ def test_threads_release_the_gil(world):
     assert not t.is_alive()
     assert result[0].source == me and list(got) == [0, 1, 2, 3]
     assert result[1] == {"hello": me}
+
+
+def test_communicator_cache_follows_proxies(world):
+    # The fast paths cache the facade communicator of the last proxies used (weak references):
+    # a dead proxy's entry must never serve a new proxy, even one at the same address, and
+    # alternating communicators must each reach their own.
+    me = world.rank
+    out = np.arange(4, dtype=np.int32)
+    got = np.zeros(4, dtype=np.int32)
+    for i in range(300):
+        c = world.dup()
+        c.send(out + i, me, i % 7)
+        st = c.recv(got, me, i % 7)
+        assert st.tag == i % 7
+        np.testing.assert_array_equal(got, out + i)
+        c.close()
+        with pytest.raises(oompi.ClosedError):
+            c.send(out, me, 0)
+        del c
+    comms = [world.dup() for _ in range(6)]  # more than the cache holds, in turn
+    for rnd in range(3):
+        for k, c in enumerate(comms):
+            c.send(out + k, me, k)
+        for k, c in reversed(list(enumerate(comms))):
+            c.recv(got, me, k)
+            np.testing.assert_array_equal(got, out + k)
+    for c in comms:
+        c.close()

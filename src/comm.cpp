@@ -11,18 +11,17 @@ namespace oompi::rt {
 using detail::check_buffer;
 using detail::raw;
 
+void detail::throw_bad_buffer(const buffer& b, const char* what) {
+  if (b.count < 0) throw std::invalid_argument(std::string(what) + ": negative count");
+  throw std::invalid_argument(std::string(what) + ": no datatype");
+}
+
 comm comm::world() {
   return comm(std::make_shared<state>(oompi::communicator::world(), false));
 }
 
 comm comm::self() {
   return comm(std::make_shared<state>(oompi::communicator::self(), false));
-}
-
-const comm::state& comm::live(const char* what) const {
-  if (!st_) detail::throw_null(what, "communicator");
-  if (st_->closed) detail::throw_closed(what, "communicator");
-  return *st_;
 }
 
 const comm::state& comm::live_intra(const char* what) const {

@@ -6,8 +6,15 @@ namespace oompi::rt {
 
 status::status(const oompi::status& s)
     : source_(s.source()), tag_(s.tag()), error_(s.error()) {
+#if defined(OPEN_MPI) && OPEN_MPI
+  // Open MPI keeps the byte count and the cancelled flag as public members of MPI_Status
+  // (mpi.h: _ucount, _cancelled), which MPI_Get_count and MPI_Test_cancelled only read back
+  // after their argument checks: two library calls saved on every receive in every language.
+  bytes_ = static_cast<std::int64_t>(s.native()._ucount);
+  cancelled_ = s.native()._cancelled != 0;
+#else
   // MPI_Get_count is the cheap query (a division by the type size); the large-count one only
-  // for messages over INT_MAX bytes. One status is made per receive from every language.
+  // for messages over INT_MAX bytes.
   int small = 0;
   MPI_Count n = 0;
   if (MPI_Get_count(&s.native(), MPI_BYTE, &small) == MPI_SUCCESS && small != MPI_UNDEFINED)
@@ -16,6 +23,7 @@ status::status(const oompi::status& s)
     bytes_ = static_cast<std::int64_t>(n);
   int flag = 0;
   if (MPI_Test_cancelled(&s.native(), &flag) == MPI_SUCCESS) cancelled_ = flag != 0;
+#endif
 }
 
 std::int64_t status::get_count(const datatype& type) const {

@@ -38,15 +38,23 @@ struct comm::state {
   MPI_Comm handle() const noexcept { return pt->native(); }
 };
 
+// Inline: two compares on every call of every binding (the throws are out of line).
+inline const comm::state& comm::live(const char* what) const {
+  if (__builtin_expect(!st_, 0)) detail::throw_null(what, "communicator");
+  if (__builtin_expect(st_->closed, 0)) detail::throw_closed(what, "communicator");
+  return *st_;
+}
+
 namespace detail {
+
+[[noreturn]] void throw_bad_buffer(const buffer& b, const char* what);
 
 inline oompi::raw_buffer raw(const buffer& b) {
   return oompi::raw_buffer(b.data, static_cast<std::size_t>(b.count), b.type);
 }
 
 inline void check_buffer(const buffer& b, const char* what) {
-  if (b.count < 0) throw std::invalid_argument(std::string(what) + ": negative count");
-  if (b.type == MPI_DATATYPE_NULL) throw std::invalid_argument(std::string(what) + ": no datatype");
+  if (__builtin_expect(b.count < 0 || b.type == MPI_DATATYPE_NULL, 0)) throw_bad_buffer(b, what);
 }
 
 // Everything a facade request keeps until its operation completes: the core request's own

@@ -146,12 +146,25 @@ inline PyTypeObject* g_ndarray = nullptr;  // numpy.ndarray once NumPy is import
 /// A NumPy array read from its fields: true when it is C-contiguous, in native byte order, of a
 /// builtin numeric type (and writable if asked). Otherwise false with no exception set: the
 /// caller then takes the generic path, which explains what is wrong.
-inline bool numpy_buffer(PyObject* obj, bool writable, rt::buffer& b) {
+__attribute__((always_inline)) inline bool numpy_buffer(PyObject* obj, bool writable,
+                                                          rt::buffer& b) {
   auto* a = reinterpret_cast<PyArrayObject*>(obj);
   const int flags = PyArray_FLAGS(a);
   if (!(flags & NPY_ARRAY_C_CONTIGUOUS)) return false;
   if (writable && !(flags & NPY_ARRAY_WRITEABLE)) return false;
-  const PyArray_Descr* d = PyArray_DESCR(a);
+  PyArray_Descr* d = PyArray_DESCR(a);
+  // The last accepted descriptor and its translation (a loop sends one dtype over and over).
+  // The cache holds a reference, so the address cannot be reused by another descriptor.
+  static PyArray_Descr* last_d = nullptr;
+  static MPI_Datatype last_type = MPI_DATATYPE_NULL;
+  npy_intp n = 1;
+  const int nd = PyArray_NDIM(a);
+  const npy_intp* dims = PyArray_DIMS(a);
+  for (int i = 0; i < nd; ++i) n *= dims[i];
+  if (d == last_d) {
+    b = rt::buffer(PyArray_DATA(a), n, last_type, d->elsize);
+    return true;
+  }
   if (d->byteorder == '>' || d->byteorder == '<') {
     const char native = PY_LITTLE_ENDIAN ? '<' : '>';
     if (d->byteorder != native) return false;
@@ -180,14 +193,11 @@ inline bool numpy_buffer(PyObject* obj, bool writable, rt::buffer& b) {
     case NPY_CDOUBLE: kind = rt::type_kind::complex128; break;
     default: return false;
   }
-  npy_intp n = 1;
-  const int nd = PyArray_NDIM(a);
-  const npy_intp* dims = PyArray_DIMS(a);
-  for (int i = 0; i < nd; ++i) n *= dims[i];
-  b.data = PyArray_DATA(a);
-  b.type = rt::detail::builtin_type(kind);
-  b.extent = es;
-  b.count = n;
+  b = rt::buffer(PyArray_DATA(a), n, rt::detail::builtin_type(kind), es);
+  Py_INCREF(d);
+  Py_XDECREF(last_d);
+  last_d = d;
+  last_type = b.type;
   return true;
 }
 #endif
@@ -218,7 +228,7 @@ inline void find_numpy() {
 /// to resize an array that others reference); anything else holds a Py_buffer.
 struct fast_view {
   view_guard guard;
-  bool get(PyObject* obj, bool writable, rt::buffer& b) {
+  __attribute__((always_inline)) bool get(PyObject* obj, bool writable, rt::buffer& b) {
 #ifdef OOMPI_PY_HAVE_NUMPY
     if (!g_ndarray) find_numpy();
     if (Py_TYPE(obj) == g_ndarray && numpy_buffer(obj, writable, b)) return true;
@@ -268,10 +278,10 @@ inline bool nargs_ok(Py_ssize_t n, Py_ssize_t lo, Py_ssize_t hi, const char* fn)
   return false;
 }
 
-/// The facade communicator behind a Comm proxy (or an error). The proxy keeps its SwigPyObject
-/// in the instance dict under "this": looked up directly (SWIG_ConvertPtr's SwigPyObject_Check
-/// falls back to a strcmp of type names for every proxy, ~10% of an 8-byte send).
-inline rt::comm* comm_of(PyObject* self, swig_type_info* type) {
+/// The facade communicator behind a Comm proxy (or an error), without the cache below.
+/// The proxy keeps its SwigPyObject in the instance dict under "this": looked up directly
+/// (SWIG_ConvertPtr's SwigPyObject_Check falls back to a strcmp of type names for every proxy).
+inline rt::comm* comm_lookup(PyObject* self, swig_type_info* type) {
   // The interned "this" is the instance dict's key: an identical pointer, no string compare.
   static PyObject* this_name = PyUnicode_InternFromString("this");
   PyObject** dictptr = _PyObject_GetDictPtr(self);
@@ -286,6 +296,34 @@ inline rt::comm* comm_of(PyObject* self, swig_type_info* type) {
     return nullptr;
   }
   return static_cast<rt::comm*>(p);
+}
+
+/// comm_lookup through a small cache of the last proxies used. The dict look-up was ~80
+/// instructions of a ~800-instruction send. An entry holds a weak reference to the proxy:
+/// while the proxy lives its "this" (set once, when SWIG made it) and so the facade object stay
+/// the same; once it dies the reference reads None and the entry cannot match an object that
+/// happens to reuse the address. Runs with the GIL held.
+inline rt::comm* comm_of(PyObject* self, swig_type_info* type) {
+  struct entry {
+    PyObject* ref = nullptr;  // weak reference to the proxy
+    rt::comm* comm = nullptr;
+    swig_type_info* type = nullptr;
+  };
+  static entry cache[4];
+  static unsigned next = 0;
+  for (const entry& e : cache)
+    if (e.ref && PyWeakref_GET_OBJECT(e.ref) == self && e.type == type) return e.comm;
+  rt::comm* c = comm_lookup(self, type);
+  if (!c) return nullptr;
+  PyObject* ref = PyWeakref_NewRef(self, nullptr);
+  if (!ref) {  // a proxy without weak-reference support: no caching
+    PyErr_Clear();
+    return c;
+  }
+  entry& e = cache[next++ % 4];
+  Py_XDECREF(e.ref);
+  e = {ref, c, type};
+  return c;
 }
 
 /// True when another thread may want the GIL: the interpreter has more than one thread state.
@@ -418,6 +456,12 @@ inline PyObject* set_dtype_hook(PyObject*, PyObject* f) {
 inline bool bind(const char* fn, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
                  const char* const* names, Py_ssize_t count, Py_ssize_t required,
                  PyObject** slot) {
+  if (!kwnames && nargs >= required && nargs <= count) {  // positional only: the usual call
+    Py_ssize_t i = 0;
+    for (; i < nargs; ++i) slot[i] = args[i];
+    for (; i < count; ++i) slot[i] = nullptr;
+    return true;
+  }
   if (nargs > count) {
     PyErr_Format(PyExc_TypeError, "%s() takes at most %zd arguments (%zd given)", fn, count,
                  nargs);

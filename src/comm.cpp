@@ -116,6 +116,13 @@ status comm::recv(buffer& buf, int source, int tag) const {
   return status(s.pt->recv(rb, source, tag));
 }
 
+void comm::recv_ignore_status(buffer& buf, int source, int tag) const {
+  const auto& s = live("comm.recv");
+  check_buffer(buf, "comm.recv");
+  auto rb = raw(buf);
+  s.pt->recv_ignore_status(rb, source, tag);
+}
+
 status comm::sendrecv(const buffer& sendbuf, int dest, int sendtag, buffer& recvbuf, int source,
                       int recvtag) const {
   const auto& s = live("comm.sendrecv");

@@ -255,8 +255,8 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
 
   /** Receives into buf from source (MPI.ANY_SOURCE by default) with tag (MPI.ANY_TAG). */
   public Status recv(Object buf, int source, int tag) {
-    long[] raw = new long[5];
-    if (Port.tryRecv(this, buf, source, tag, raw)) return new Status(raw);
+    java.nio.ByteBuffer slot = Status.slot();
+    if (Port.tryRecv(this, buf, source, tag, slot)) return new Status(slot);
     return recvAny(buf, source, tag);
   }
 
@@ -458,13 +458,14 @@ inline bool array_copy() { return g_copy_arrays.load(); }
   $1.array = static_cast<jarray>($input);
 %}
 
-%typemap(jni) oompi::java::status_out "jlongArray"
-%typemap(jtype) oompi::java::status_out "long[]"
-%typemap(jstype) oompi::java::status_out "long[]"
+// The status goes into a direct buffer of 5 longs (Status.slot(), one per thread), written
+// through its address: no JNI call (SetLongArrayRegion was a VM transition per receive).
+%typemap(jni) oompi::java::status_out "jobject"
+%typemap(jtype) oompi::java::status_out "java.nio.ByteBuffer"
+%typemap(jstype) oompi::java::status_out "java.nio.ByteBuffer"
 %typemap(javain) oompi::java::status_out "$javainput"
 %typemap(in) oompi::java::status_out %{
-  $1.env = jenv;
-  $1.array = $input;
+  $1.slot = static_cast<std::int64_t*>(oompi::java::direct_address_of(jenv, $input));
 %}
 %javamethodmodifiers oompi::rt::comm::recv_direct_status "";
 %javamethodmodifiers oompi::rt::comm::recv_array_status "";
@@ -482,23 +483,33 @@ inline bool array_copy() { return g_copy_arrays.load(); }
 %include "../oompi.i"
 
 // Port fast paths (after oompi.i: its %exception must cover these %extend methods).
-// A receive whose caller does not want the status: no Status object, no long[] (Port.recv).
-%extend oompi::rt::comm {
-  void recv_ignore_status(oompi::rt::buffer& buf, int source, int tag) const {
-    $self->recv(buf, source, tag);
+// Their own handler: nothing pinned survives the call (array_use unpins itself), so only the
+// error path releases pins (translate does), not every call.
+%define OOMPI_JAVA_FAST_EXCEPTION(NAME)
+%exception oompi::rt::comm::NAME {
+  try {
+    $action
+  } catch (...) {
+    oompi::java::translate(jenv);
+    return $null;
   }
 }
+%enddef
+OOMPI_JAVA_FAST_EXCEPTION(send_direct)
+OOMPI_JAVA_FAST_EXCEPTION(recv_direct)
+OOMPI_JAVA_FAST_EXCEPTION(recv_direct_status)
+OOMPI_JAVA_FAST_EXCEPTION(send_array)
+OOMPI_JAVA_FAST_EXCEPTION(recv_array)
+OOMPI_JAVA_FAST_EXCEPTION(recv_array_status)
 
 %javamethodmodifiers oompi::rt::comm::send_array "";
 %javamethodmodifiers oompi::rt::comm::recv_array "";
 %extend oompi::rt::comm {
   void send_array(oompi::java::array_ref a, int length, int kind, int dest, int tag) const {
-    oompi::java::array_use u(a, length, 0, length, kind, false);
-    $self->send(u.b, dest, tag);
+    oompi::java::send_array(*$self, a, length, kind, dest, tag);
   }
   void recv_array(oompi::java::array_ref a, int length, int kind, int source, int tag) const {
-    oompi::java::array_use u(a, length, 0, length, kind, true);
-    $self->recv(u.b, source, tag);
+    oompi::java::recv_array(*$self, a, length, kind, source, tag);
   }
 }
 %javamethodmodifiers oompi::rt::comm::send_direct "";
@@ -511,7 +522,7 @@ inline bool array_copy() { return g_copy_arrays.load(); }
   void recv_direct(oompi::java::direct_address a, int position, int count, int kind, int source,
                    int tag) const {
     oompi::rt::buffer b = oompi::java::direct_buffer(a, position, count, kind);
-    $self->recv(b, source, tag);
+    $self->recv_ignore_status(b, source, tag);
   }
   void recv_direct_status(oompi::java::direct_address a, int position, int count, int kind,
                           int source, int tag, oompi::java::status_out out) const {
@@ -520,12 +531,8 @@ inline bool array_copy() { return g_copy_arrays.load(); }
   }
   void recv_array_status(oompi::java::array_ref a, int length, int kind, int source, int tag,
                          oompi::java::status_out out) const {
-    oompi::rt::status s;
-    {
-      oompi::java::array_use u(a, length, 0, length, kind, true);
-      s = $self->recv(u.b, source, tag);
-    }  // unpinned before the JNI call below
-    oompi::java::write_status(out, s);
+    // unpinned (or copied back) before the JNI call below
+    oompi::java::write_status(out, oompi::java::recv_array(*$self, a, length, kind, source, tag));
   }
 }
 

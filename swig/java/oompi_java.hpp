@@ -128,16 +128,21 @@ struct pin {
   }
 
 private:
-  void region(bool back) noexcept {
-    const jsize n = env->GetArrayLength(array);
+  void region(bool back) noexcept { array_region(env, array, kind, env->GetArrayLength(array), ptr, back); }
+
+public:
+  /// Copies the first n elements of a primitive array of `kind` to p (back: from p into it):
+  /// one Get/Set<Type>ArrayRegion call.
+  static void array_region(JNIEnv* env, jarray array, rt::type_kind kind, jsize n, void* p,
+                           bool back) noexcept {
     switch (kind) {
 #define OOMPI_JAVA_REGION(K, JT, Name)                                                        \
   case rt::type_kind::K:                                                                   \
     if (back)                                                                              \
       env->Set##Name##ArrayRegion(static_cast<JT##Array>(array), 0, n,                     \
-                                  reinterpret_cast<const JT*>(ptr));                       \
+                                  reinterpret_cast<const JT*>(p));                         \
     else                                                                                   \
-      env->Get##Name##ArrayRegion(static_cast<JT##Array>(array), 0, n, reinterpret_cast<JT*>(ptr)); \
+      env->Get##Name##ArrayRegion(static_cast<JT##Array>(array), 0, n, reinterpret_cast<JT*>(p)); \
     break;
       OOMPI_JAVA_REGION(int8, jbyte, Byte)
       OOMPI_JAVA_REGION(int16, jshort, Short)
@@ -562,11 +567,52 @@ struct array_use {
 }
 
 namespace oompi::java {
-// A status written into a long[5] the Java caller made (cheaper than NewLongArray).
-struct status_out { JNIEnv* env = nullptr; jlongArray array = nullptr; };
+/// Arrays of at most this many bytes take the ports' copy path: copied through a stack buffer
+/// with one Get/Set<Type>ArrayRegion call, where pinning costs two VM transitions
+/// (GetPrimitiveArrayCritical and its release). Measured at 8 bytes: ~70 -> ~45 ns per
+/// send + receive pair.
+constexpr std::int64_t small_array_bytes = 512;
+
+/// send_array/recv_array of java.i: small arrays copied, larger ones pinned (array_use).
+inline void send_array(const rt::comm& c, array_ref a, int length, int kind, int dest, int tag) {
+  const auto k = static_cast<rt::type_kind>(kind);
+  const std::int64_t size = rt::detail::builtin_size(k);
+  if (length * size <= small_array_bytes) {
+    alignas(16) char tmp[small_array_bytes];
+    pin::array_region(a.env, a.array, k, length, tmp, false);
+    c.send(rt::buffer(tmp, length, rt::detail::builtin_type(k), size), dest, tag);
+    return;
+  }
+  array_use u(a, length, 0, length, kind, false);
+  c.send(u.b, dest, tag);
+}
+
+/// The status of the receive (count_bytes decides how much is copied back).
+inline rt::status recv_array(const rt::comm& c, array_ref a, int length, int kind, int source,
+                             int tag) {
+  const auto k = static_cast<rt::type_kind>(kind);
+  const std::int64_t size = rt::detail::builtin_size(k);
+  if (length * size <= small_array_bytes) {
+    alignas(16) char tmp[small_array_bytes];
+    rt::buffer b(tmp, length, rt::detail::builtin_type(k), size);
+    const rt::status s = c.recv(b, source, tag);
+    // Only what arrived: a shorter message leaves the rest of the array as it was.
+    pin::array_region(a.env, a.array, k, static_cast<jsize>(s.count_bytes() / size), tmp, true);
+    return s;
+  }
+  array_use u(a, length, 0, length, kind, true);
+  return c.recv(u.b, source, tag);
+}
+
+// A status written into the caller's thread's status slot: a direct buffer of 5 longs
+// (org.oompi.Status.slot()), {source, tag, error, cancelled, count in bytes}.
+struct status_out { std::int64_t* slot = nullptr; };
 inline void write_status(status_out o, const rt::status& s) noexcept {
-  const jlong v[5] = {s.source(), s.tag(), s.error(), s.cancelled() ? 1 : 0, s.count_bytes()};
-  o.env->SetLongArrayRegion(o.array, 0, 5, v);
+  o.slot[0] = s.source();
+  o.slot[1] = s.tag();
+  o.slot[2] = s.error();
+  o.slot[3] = s.cancelled() ? 1 : 0;
+  o.slot[4] = s.count_bytes();
 }
 }  // namespace oompi::java
 

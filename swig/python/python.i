@@ -29,6 +29,8 @@
 // Python slices buffers itself (a[2:5], memoryview(b)[2:5]): no offset/count variants.
 %ignore oompi::rt::comm::send_part;
 %ignore oompi::rt::comm::recv_part;
+// recv returns a Status by value already (one reused object, no allocation in a loop).
+%ignore oompi::rt::comm::recv_ignore_status;
 
 // Calls too short to be worth releasing the GIL (~30 ns each way).
 %feature("nothreadallow") oompi::rt::comm::rank;

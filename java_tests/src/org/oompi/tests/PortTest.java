@@ -143,4 +143,66 @@ class PortTest {
     assertEquals(3.0, dIn[2]);
     assertEquals(0.0, dIn[3]);
   }
+
+  /**
+   * Arrays of up to 512 bytes are copied through a stack buffer, larger ones pinned: both keep
+   * what a shorter message does not reach, for each fast kind, with and without a status.
+   */
+  @Test
+  void shorterMessagesLeaveTheRestOfTheArray() {
+    int nextRank = (rank + 1) % size;
+    // At most 1 KiB per message: at 1 rank these go to self, whose eager limit is small.
+    for (int n : new int[] {8, 64, 65, 128}) {  // receive arrays: 64 doubles fit the copy path
+      double[] out = new double[n / 2], in = new double[n];
+      for (int k = 0; k < out.length; k++) out[k] = rank + k;
+      java.util.Arrays.fill(in, -1.0);
+      next.send(out, 30);
+      prev.recv(in, 30);
+      for (int k = 0; k < n; k++)
+        assertEquals(k < n / 2 ? prevRank() + k : -1.0, in[k], "double " + k + " of " + n);
+      byte[] bout = new byte[n], bin = new byte[2 * n];
+      java.util.Arrays.fill(bout, (byte) rank);
+      java.util.Arrays.fill(bin, (byte) 99);
+      world.send(bout, nextRank, 31);
+      org.oompi.Status st = world.recv(bin, prevRank(), 31);
+      assertEquals(n, st.getCountBytes());
+      for (int k = 0; k < 2 * n; k++)
+        assertEquals(k < n ? (byte) prevRank() : (byte) 99, bin[k], "byte " + k + " of " + 2 * n);
+      int[] iout = {rank, 7}, iin = new int[n];
+      java.util.Arrays.fill(iin, 5);
+      next.send(iout, 32);
+      prev.recv(iin, 32);
+      assertEquals(prevRank(), iin[0]);
+      assertEquals(7, iin[1]);
+      for (int k = 2; k < n; k++) assertEquals(5, iin[k]);
+    }
+  }
+
+  /** Each thread has its own status slot: concurrent receives report their own statuses. */
+  @Test
+  void statusesOfConcurrentReceives() throws Exception {
+    Comm self = Comm.self();
+    int threads = 4, rounds = 2000;
+    Thread[] ts = new Thread[threads];
+    Throwable[] failure = new Throwable[1];
+    for (int t = 0; t < threads; t++) {
+      final int tag = 40 + t;
+      ts[t] = new Thread(() -> {
+        try {
+          ByteBuffer out = Buffers.newByteBuffer(tag), in = Buffers.newByteBuffer(64);
+          for (int r = 0; r < rounds; r++) {
+            self.send(out, 0, tag);
+            org.oompi.Status st = self.recv(in, 0, tag);
+            if (st.getTag() != tag || st.getCountBytes() != tag)
+              throw new AssertionError("thread of tag " + tag + " got " + st);
+          }
+        } catch (Throwable e) {
+          synchronized (failure) { failure[0] = e; }
+        }
+      });
+      ts[t].start();
+    }
+    for (Thread t : ts) t.join();
+    if (failure[0] != null) throw new AssertionError(failure[0]);
+  }
 }

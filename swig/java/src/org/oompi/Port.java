@@ -66,8 +66,8 @@ public final class Port {
     return true;
   }
 
-  /** As trySend; the status goes into status (long[5]) when it is not null. */
-  static boolean tryRecv(Comm comm, Object buf, int source, int tag, long[] status) {
+  /** As trySend; the status goes into status (a Status.slot()) when it is not null. */
+  static boolean tryRecv(Comm comm, Object buf, int source, int tag, ByteBuffer status) {
     if (buf instanceof Buffer) {
       Buffer b = (Buffer) buf;
       int kind = fastKind(b);

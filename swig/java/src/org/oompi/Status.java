@@ -20,6 +20,27 @@ public final class Status {
     countBytes = raw[4];
   }
 
+  /** From this thread's status slot, as the receive fast paths wrote it. */
+  Status(java.nio.ByteBuffer slot) {
+    source = (int) slot.getLong(0);
+    tag = (int) slot.getLong(8);
+    error = (int) slot.getLong(16);
+    cancelled = slot.getLong(24) != 0;
+    countBytes = slot.getLong(32);
+  }
+
+  private static final ThreadLocal<java.nio.ByteBuffer> SLOT =
+      ThreadLocal.withInitial(
+          () -> java.nio.ByteBuffer.allocateDirect(40).order(java.nio.ByteOrder.nativeOrder()));
+
+  /**
+   * This thread's status slot: a direct buffer the native receive writes the status into
+   * through its address (no JNI call back into the VM, no array per receive).
+   */
+  static java.nio.ByteBuffer slot() {
+    return SLOT.get();
+  }
+
   public int getSource() {
     return source;
   }

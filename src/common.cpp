@@ -6,44 +6,8 @@
 namespace oompi::rt {
 namespace detail {
 
-MPI_Datatype builtin_type(type_kind k) {
-  switch (k) {
-    case type_kind::byte: return MPI_BYTE;
-    case type_kind::int8: return MPI_INT8_T;
-    case type_kind::uint8: return MPI_UINT8_T;
-    case type_kind::int16: return MPI_INT16_T;
-    case type_kind::uint16: return MPI_UINT16_T;
-    case type_kind::int32: return MPI_INT32_T;
-    case type_kind::uint32: return MPI_UINT32_T;
-    case type_kind::int64: return MPI_INT64_T;
-    case type_kind::uint64: return MPI_UINT64_T;
-    case type_kind::float32: return MPI_FLOAT;
-    case type_kind::float64: return MPI_DOUBLE;
-    case type_kind::boolean: return MPI_C_BOOL;
-    case type_kind::complex64: return MPI_C_FLOAT_COMPLEX;
-    case type_kind::complex128: return MPI_C_DOUBLE_COMPLEX;
-  }
+void throw_bad_kind(type_kind k) {
   throw std::invalid_argument("oompi: unknown type kind " + std::to_string(static_cast<int>(k)));
-}
-
-std::int64_t builtin_size(type_kind k) noexcept {
-  switch (k) {
-    case type_kind::byte:
-    case type_kind::int8:
-    case type_kind::uint8:
-    case type_kind::boolean: return 1;
-    case type_kind::int16:
-    case type_kind::uint16: return 2;
-    case type_kind::int32:
-    case type_kind::uint32:
-    case type_kind::float32: return 4;
-    case type_kind::int64:
-    case type_kind::uint64:
-    case type_kind::float64:
-    case type_kind::complex64: return 8;
-    case type_kind::complex128: return 16;
-  }
-  return 0;
 }
 
 bool valid_kind(int k) noexcept { return k >= 0 && k < type_kind_count; }

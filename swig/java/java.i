@@ -509,7 +509,7 @@ OOMPI_JAVA_FAST_EXCEPTION(recv_array_status)
     oompi::java::send_array(*$self, a, length, kind, dest, tag);
   }
   void recv_array(oompi::java::array_ref a, int length, int kind, int source, int tag) const {
-    oompi::java::recv_array(*$self, a, length, kind, source, tag);
+    oompi::java::recv_array_ignore_status(*$self, a, length, kind, source, tag);
   }
 }
 %javamethodmodifiers oompi::rt::comm::send_direct "";

@@ -567,41 +567,24 @@ struct array_use {
 }
 
 namespace oompi::java {
-/// Arrays of at most this many bytes take the ports' copy path: copied through a stack buffer
-/// with one Get/Set<Type>ArrayRegion call, where pinning costs two VM transitions
-/// (GetPrimitiveArrayCritical and its release). Measured at 8 bytes: ~70 -> ~45 ns per
-/// send + receive pair.
-constexpr std::int64_t small_array_bytes = 512;
-
-/// send_array/recv_array of java.i: small arrays copied, larger ones pinned (array_use).
+/// send_array/recv_array of java.i: the array pinned for the call (arrays of up to 512 bytes
+/// do not come here: Port.java copies them into its per-thread direct buffer).
 inline void send_array(const rt::comm& c, array_ref a, int length, int kind, int dest, int tag) {
-  const auto k = static_cast<rt::type_kind>(kind);
-  const std::int64_t size = rt::detail::builtin_size(k);
-  if (length * size <= small_array_bytes) {
-    alignas(16) char tmp[small_array_bytes];
-    pin::array_region(a.env, a.array, k, length, tmp, false);
-    c.send(rt::buffer(tmp, length, rt::detail::builtin_type(k), size), dest, tag);
-    return;
-  }
   array_use u(a, length, 0, length, kind, false);
   c.send(u.b, dest, tag);
 }
 
-/// The status of the receive (count_bytes decides how much is copied back).
+/// Unpinned when it returns (write_status may then call into the VM).
 inline rt::status recv_array(const rt::comm& c, array_ref a, int length, int kind, int source,
                              int tag) {
-  const auto k = static_cast<rt::type_kind>(kind);
-  const std::int64_t size = rt::detail::builtin_size(k);
-  if (length * size <= small_array_bytes) {
-    alignas(16) char tmp[small_array_bytes];
-    rt::buffer b(tmp, length, rt::detail::builtin_type(k), size);
-    const rt::status s = c.recv(b, source, tag);
-    // Only what arrived: a shorter message leaves the rest of the array as it was.
-    pin::array_region(a.env, a.array, k, static_cast<jsize>(s.count_bytes() / size), tmp, true);
-    return s;
-  }
   array_use u(a, length, 0, length, kind, true);
   return c.recv(u.b, source, tag);
+}
+
+inline void recv_array_ignore_status(const rt::comm& c, array_ref a, int length, int kind,
+                                     int source, int tag) {
+  array_use u(a, length, 0, length, kind, true);
+  c.recv_ignore_status(u.b, source, tag);
 }
 
 // A status written into the caller's thread's status slot: a direct buffer of 5 longs

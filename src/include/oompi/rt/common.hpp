@@ -80,11 +80,51 @@ enum class topology_kind : int { none = 0, cartesian = 1, graph = 2, dist_graph 
 namespace detail {
 /// The facade's comparison for MPI's MPI_IDENT ... MPI_UNEQUAL.
 comparison to_comparison(int mpi_result);
+[[noreturn]] void throw_bad_kind(type_kind k);
 /// The MPI datatype of a kind (a predefined handle: valid before MPI_Init in Open MPI and
-/// MPICH alike, since both define them as constants or link-time objects).
-MPI_Datatype builtin_type(type_kind k);
+/// MPICH alike, since both define them as constants or link-time objects). Inline: every
+/// binding call with a buffer of a primitive kind makes one.
+inline MPI_Datatype builtin_type(type_kind k) {
+  switch (k) {
+    case type_kind::byte: return MPI_BYTE;
+    case type_kind::int8: return MPI_INT8_T;
+    case type_kind::uint8: return MPI_UINT8_T;
+    case type_kind::int16: return MPI_INT16_T;
+    case type_kind::uint16: return MPI_UINT16_T;
+    case type_kind::int32: return MPI_INT32_T;
+    case type_kind::uint32: return MPI_UINT32_T;
+    case type_kind::int64: return MPI_INT64_T;
+    case type_kind::uint64: return MPI_UINT64_T;
+    case type_kind::float32: return MPI_FLOAT;
+    case type_kind::float64: return MPI_DOUBLE;
+    case type_kind::boolean: return MPI_C_BOOL;
+    case type_kind::complex64: return MPI_C_FLOAT_COMPLEX;
+    case type_kind::complex128: return MPI_C_DOUBLE_COMPLEX;
+  }
+  throw_bad_kind(k);
+}
+
 /// Size in bytes of one element of a kind.
-std::int64_t builtin_size(type_kind k) noexcept;
+inline std::int64_t builtin_size(type_kind k) noexcept {
+  switch (k) {
+    case type_kind::byte:
+    case type_kind::int8:
+    case type_kind::uint8:
+    case type_kind::boolean: return 1;
+    case type_kind::int16:
+    case type_kind::uint16: return 2;
+    case type_kind::int32:
+    case type_kind::uint32:
+    case type_kind::float32: return 4;
+    case type_kind::int64:
+    case type_kind::uint64:
+    case type_kind::float64:
+    case type_kind::complex64: return 8;
+    case type_kind::complex128: return 16;
+  }
+  return 0;
+}
+
 /// True when k is a valid type_kind value.
 bool valid_kind(int k) noexcept;
 MPI_Op builtin_op(op_kind k);

@@ -55,11 +55,32 @@ public final class Port {
       if (kind < 0) return false;
       comm.sendDirect(b, b.position(), b.remaining(), kind, dest, tag);
     } else if (buf instanceof byte[]) {
-      comm.sendArray(buf, ((byte[]) buf).length, INT8, dest, tag);
+      byte[] a = (byte[]) buf;
+      if (a.length <= Scratch.BYTES) {
+        Scratch s = Scratch.get();
+        s.bytes.put(0, a);
+        comm.sendDirect(s.bytes, 0, a.length, INT8, dest, tag);
+      } else {
+        comm.sendArray(buf, a.length, INT8, dest, tag);
+      }
     } else if (buf instanceof double[]) {
-      comm.sendArray(buf, ((double[]) buf).length, FLOAT64, dest, tag);
+      double[] a = (double[]) buf;
+      if (a.length <= Scratch.BYTES / 8) {
+        Scratch s = Scratch.get();
+        s.doubles.put(0, a);
+        comm.sendDirect(s.doubles, 0, a.length, FLOAT64, dest, tag);
+      } else {
+        comm.sendArray(buf, a.length, FLOAT64, dest, tag);
+      }
     } else if (buf instanceof int[]) {
-      comm.sendArray(buf, ((int[]) buf).length, INT32, dest, tag);
+      int[] a = (int[]) buf;
+      if (a.length <= Scratch.BYTES / 4) {
+        Scratch s = Scratch.get();
+        s.ints.put(0, a);
+        comm.sendDirect(s.ints, 0, a.length, INT32, dest, tag);
+      } else {
+        comm.sendArray(buf, a.length, INT32, dest, tag);
+      }
     } else {
       return false;
     }
@@ -78,20 +99,67 @@ public final class Port {
     }
     int kind, length;
     if (buf instanceof byte[]) {
+      byte[] a = (byte[]) buf;
+      if (a.length <= Scratch.BYTES) {
+        // The array is copied in first: a shorter message leaves the rest of it as it was.
+        Scratch s = Scratch.get();
+        s.bytes.put(0, a);
+        recvScratch(comm, s.bytes, a.length, INT8, source, tag, status);
+        s.bytes.get(0, a);
+        return true;
+      }
       kind = INT8;
-      length = ((byte[]) buf).length;
+      length = a.length;
     } else if (buf instanceof double[]) {
+      double[] a = (double[]) buf;
+      if (a.length <= Scratch.BYTES / 8) {
+        Scratch s = Scratch.get();
+        s.doubles.put(0, a);
+        recvScratch(comm, s.doubles, a.length, FLOAT64, source, tag, status);
+        s.doubles.get(0, a);
+        return true;
+      }
       kind = FLOAT64;
-      length = ((double[]) buf).length;
+      length = a.length;
     } else if (buf instanceof int[]) {
+      int[] a = (int[]) buf;
+      if (a.length <= Scratch.BYTES / 4) {
+        Scratch s = Scratch.get();
+        s.ints.put(0, a);
+        recvScratch(comm, s.ints, a.length, INT32, source, tag, status);
+        s.ints.get(0, a);
+        return true;
+      }
       kind = INT32;
-      length = ((int[]) buf).length;
+      length = a.length;
     } else {
       return false;
     }
     if (status == null) comm.recvArray(buf, length, kind, source, tag);
     else comm.recvArrayStatus(buf, length, kind, source, tag, status);
     return true;
+  }
+
+  private static void recvScratch(Comm comm, Buffer b, int count, int kind, int source, int tag,
+                                  ByteBuffer status) {
+    if (status == null) comm.recvDirect(b, 0, count, kind, source, tag);
+    else comm.recvDirectStatus(b, 0, count, kind, source, tag, status);
+  }
+
+  /**
+   * Small arrays (up to 512 bytes) travel through this thread's direct buffer: a bulk copy in
+   * Java and the direct-buffer call, cheaper than pinning the array (GetPrimitiveArrayCritical
+   * and its release are two VM transitions) or copying it in native code (one transition).
+   */
+  static final class Scratch {
+    static final int BYTES = 512;
+    final ByteBuffer bytes = ByteBuffer.allocateDirect(BYTES).order(NATIVE);
+    final DoubleBuffer doubles = bytes.asDoubleBuffer();
+    final IntBuffer ints = bytes.asIntBuffer();
+
+    private static final ThreadLocal<Scratch> LOCAL = ThreadLocal.withInitial(Scratch::new);
+
+    static Scratch get() { return LOCAL.get(); }
   }
 
   /**

@@ -324,12 +324,8 @@ final class ObjectTransport {
         } else {
           try {
             for (int i = 0; i < p; i++) {
-              Object x = out.get(i);
-              if (x != null && !type.isInstance(x))
-                throw new IllegalArgumentException("oompi: oalltoall: a " + x.getClass().getName() + " in a list of "
-                    + type.getName());
               w.newGraph();
-              Wire.write(w, x, false);
+              writeAs(w, out.get(i), type, "oalltoall");
               soff[i + 1] = w.pos;
             }
           } catch (RuntimeException e) {
@@ -376,6 +372,30 @@ final class ObjectTransport {
       }
     } finally {
       oc.delete();
+    }
+  }
+
+  /** Writes x as one message of the given type (C++'s save of one object): its class must be
+   *  type, and null is refused unless type has a null reference (a Transportable class). */
+  private static void writeAs(WireWriter w, Object x, Class<?> type, String op) {
+    if (x == null) {
+      if (!(WirePlan.top(type, false) instanceof WirePlan.RefCodec))
+        throw new IllegalArgumentException("oompi: " + op + ": null cannot travel as a " + type.getName()
+            + " (only a Transportable class has a null reference)");
+    } else if (!type.isPrimitive() && !type.isInstance(x)) {
+      throw new IllegalArgumentException("oompi: " + op + ": a " + x.getClass().getName() + " where a "
+          + type.getName() + " is expected");
+    }
+    Wire.write(w, x, false);
+  }
+
+  private static byte[] encodeAs(Object x, Class<?> type, String op) {
+    WireWriter w = WireWriter.lease();
+    try {
+      writeAs(w, x, type, op);
+      return w.toByteArray();
+    } finally {
+      w.release();
     }
   }
 
@@ -454,13 +474,13 @@ final class ObjectTransport {
       throw new IllegalArgumentException("oompi: oreduce: root " + root + " is not a rank of this communicator (size " + p + ")");
     Comm oc = comm.objectComm();
     try {
-      Reduction<T> red = reduceToZero(oc, me, p, obj, type, op, reduceArguments("oreduce", op, type));
+      Reduction<T> red = reduceToZero(oc, me, p, obj, type, op, "oreduce");
       if (root != 0) {
         if (me == 0) {
           byte[] bytes = null;
           if (!red.failed) {
             try {
-              bytes = Wire.encode(red.value);
+              bytes = encodeAs(red.value, type, "oreduce");
             } catch (RuntimeException e) {  // the result cannot be written: the root hears of it
               red.local = e;
               red.failed = true;
@@ -496,12 +516,12 @@ final class ObjectTransport {
     int p = comm.getSize(), me = comm.getRank();
     Comm oc = comm.objectComm();
     try {
-      Reduction<T> red = reduceToZero(oc, me, p, obj, type, op, reduceArguments("oallreduce", op, type));
+      Reduction<T> red = reduceToZero(oc, me, p, obj, type, op, "oallreduce");
       long[] meta = {0, red.failed ? FAILURE_SERIALIZE : 0};
       byte[] bytes = NOTHING;
       if (me == 0 && !red.failed) {
         try {
-          bytes = Wire.encode(red.value);
+          bytes = encodeAs(red.value, type, "oallreduce");
           meta[0] = bytes.length;
         } catch (RuntimeException e) {
           if (red.local == null) red.local = e;
@@ -532,8 +552,9 @@ final class ObjectTransport {
    * children (so none blocks) and reports upwards. MPI errors propagate at once, as in C++.
    */
   private static <T> Reduction<T> reduceToZero(Comm oc, int me, int p, T obj, Class<T> type, BinaryOperator<T> op,
-                                               Throwable argumentError) {
+                                               String name) {
     Reduction<T> red = new Reduction<>();
+    Throwable argumentError = reduceArguments(name, op, type);
     if (argumentError != null) {
       red.local = argumentError;
       red.failed = true;
@@ -546,7 +567,7 @@ final class ObjectTransport {
           try {
             boolean written = false;
             try {
-              Wire.write(w, current, false);
+              writeAs(w, current, type, name);
               written = true;
             } catch (RuntimeException e) {  // could not serialize: tell the parent instead
               red.local = e;
@@ -592,7 +613,7 @@ final class ObjectTransport {
     }
     if (me == 0 && !red.failed && !red.has) {
       try {  // one rank: the result is a copy of its object, as in C++
-        byte[] copy = Wire.encode(obj);
+        byte[] copy = encodeAs(obj, type, name);
         red.value = Wire.read(copy, 0, copy.length, type, false);
         red.has = true;
       } catch (RuntimeException e) {

@@ -5,12 +5,12 @@
 // facade), the {size, code} framing, the split representation, the reduction tree and its tags,
 // the large path and the failure reports of include/oompi/object_ops.hpp.
 //
-//   mpirun -np 1 coll_peer [--large-path] : -np N-1 <the managed program>
+//   mpirun -np 1 coll_peer : -np N-1 <the managed program>
 //
-// p ranks, L = p - 1 (a managed rank). One round, then (with --large-path, which the C# side
-// does) a second with the large-path limit lowered to 64 bytes on every rank
-// (oompi::detail::object_int_limit, C#'s Comm.ObjectIntLimit), so that the split collectives and
-// oalltoall move their bytes point to point:
+// p ranks, L = p - 1 (a managed rank). One round, then a second with the large-path limit
+// lowered to 64 bytes on every rank (oompi::detail::object_int_limit, C#'s Comm.ObjectIntLimit,
+// Java's ObjectTransport.objectIntLimit), so that the split collectives and oalltoall move their
+// bytes point to point:
 //   1. obcast from 0: the golden graph (a shared_ptr<list_node>);
 //   2. obcast from L: a chain of 100 nodes, node i has data [i], other = the head;
 //   3. oscatter from 0 of 2p + 1 nodes with data [10], [11], ... sharing one `other` (data
@@ -43,7 +43,6 @@
 
 #include <climits>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -232,15 +231,11 @@ int main(int argc, char** argv) {
   const auto world = oompi::communicator::world();
   const int p = world.size(), last = p - 1;
   check(p >= 2 && world.rank() == 0, "run as rank 0, before the managed ranks");
-  bool large_path = false;
-  for (int i = 1; i < argc; ++i) large_path |= std::strcmp(argv[i], "--large-path") == 0;
 
   round(world, "");
-  if (large_path) {
-    oompi::detail::object_int_limit = 64;  // the managed ranks lower theirs too
-    round(world, "large path: ");
-    oompi::detail::object_int_limit = static_cast<std::size_t>(INT_MAX);
-  }
+  oompi::detail::object_int_limit = 64;  // the managed ranks lower theirs too
+  round(world, "large path: ");
+  oompi::detail::object_int_limit = static_cast<std::size_t>(INT_MAX);
 
   // 9. bad counts at the C++ root
   std::vector<node_ptr> three{node({1}), node({2}), node({3})};
@@ -282,6 +277,6 @@ int main(int argc, char** argv) {
     check(!world.oreduce(reduce_leaf(0), picky, last), "oreduce to L, the function throws on T: null at 0");
   in_step(world, 15);
 
-  std::printf("coll_peer: ok (%d ranks%s)\n", p, large_path ? ", large path" : "");
+  std::printf("coll_peer: ok (%d ranks)\n", p);
   return 0;
 }

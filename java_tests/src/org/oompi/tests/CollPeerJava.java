@@ -13,7 +13,7 @@ import org.oompi.tests.GoldenTypes.Shape;
 /** The Java side of java.interop_collectives (tests/interop/coll_peer.cpp says what is
  *  exchanged, step by step): object collectives between a C++ rank 0 and these ranks 1 .. p - 1,
  *  on the same private communicator, with the same framing, split representation, reduction
- *  tree and failure reports. Any mismatch aborts the job, so every rank's exit code says it. */
+ *  tree, large path and failure reports. Any mismatch aborts the job, so every rank's exit code says it. */
 public final class CollPeerJava {
   private CollPeerJava() {}
 
@@ -201,6 +201,24 @@ public final class CollPeerJava {
     int p = world.getSize(), me = world.getRank(), last = p - 1;
     check(p >= 2 && me >= 1, "run as ranks 1 .. p - 1, after the C++ rank");
     round(world);
+    // again on C++'s large path: the limit lowered to 64 bytes on every rank
+    java.lang.reflect.Field limit;
+    try {
+      limit = Class.forName("org.oompi.ObjectTransport").getDeclaredField("objectIntLimit");
+      limit.setAccessible(true);
+      limit.set(null, 64L);
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError("ObjectTransport.objectIntLimit", e);
+    }
+    try {
+      round(world);
+    } finally {
+      try {
+        limit.set(null, (long) Integer.MAX_VALUE);
+      } catch (IllegalAccessException e) {
+        throw new AssertionError(e);
+      }
+    }
 
     // 9. bad counts at the C++ root
     expectThrow("oscatterv, bad counts at 0", IllegalArgumentException.class,

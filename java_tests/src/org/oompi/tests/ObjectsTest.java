@@ -985,4 +985,66 @@ class ObjectsTest {
     // still in step
     assertEquals(Integer.valueOf(size), world.oallreduce(1, Integer::sum));
   }
+  /** The split collectives on C++'s large path (limit lowered to 64 bytes as C++'s tests do):
+   *  the same results, and a user message with the large path's tag 14 is never taken. */
+  @Test
+  void c08_splitCollectivesOnTheLargePath() throws Exception {
+    java.lang.reflect.Field limit = Class.forName("org.oompi.ObjectTransport").getDeclaredField("objectIntLimit");
+    limit.setAccessible(true);
+    int last = size - 1;
+    java.nio.ByteBuffer ub = java.nio.ByteBuffer.allocateDirect(2).order(java.nio.ByteOrder.nativeOrder());
+    ub.put(new byte[] {43, (byte) rank}).flip();
+    try (Request pending = world.isend(ub, last, 14)) {
+      limit.set(null, 64L);
+      try {
+        List<ListNode> nodes = null;
+        if (rank == 0) {
+          nodes = new ArrayList<>();
+          ListNode shared = new ListNode(-1);
+          for (int i = 0; i < 3 * size; i++) {
+            ListNode x = new ListNode(i, i, i, i);
+            x.other = shared;
+            nodes.add(x);
+          }
+        }
+        List<ListNode> mine = world.oscatter(nodes, ListNode.class, 0);
+        assertEquals(3, mine.size());
+        for (int i = 0; i < 3; i++) assertEquals(3 * rank + i, mine.get(i).data[0]);
+        assertSame(mine.get(0).other, mine.get(2).other);
+        ListNode shared = new ListNode(-rank);
+        List<ListNode> contrib = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+          ListNode x = new ListNode(10 * rank + i);
+          x.other = shared;
+          contrib.add(x);
+        }
+        List<ListNode> atLast = world.ogather(contrib, ListNode.class, last);
+        List<ListNode> everywhere = world.oallgather(contrib, ListNode.class);
+        for (List<ListNode> all : rank == last ? List.of(atLast, everywhere) : List.of(everywhere)) {
+          assertEquals(5 * size, all.size());
+          for (int k = 0; k < all.size(); k++) {
+            assertEquals(10 * (k / 5) + k % 5, all.get(k).data[0]);
+            assertSame(all.get(k - k % 5).other, all.get(k).other);
+            assertEquals(-(k / 5), all.get(k).other.data[0]);
+          }
+        }
+        if (rank != last) assertTrue(atLast.isEmpty());
+        // bad counts on the large path are still reported to every rank
+        int[] bad = new int[size];
+        bad[0] = 99;
+        assertThrows(IllegalArgumentException.class, () -> world.oscatterv(List.of("a"), bad, String.class, 0));
+        ListNode big = world.obcast(rank == 0 ? new ListNode(new int[100]) : null, ListNode.class, 0);
+        assertEquals(100, big.data.length);
+      } finally {
+        limit.set(null, (long) Integer.MAX_VALUE);
+      }
+      if (rank == last)
+        for (int r = 0; r < size; r++) {
+          byte[] got = new byte[2];
+          world.recv(got, r, 14);
+          assertArrayEquals(new byte[] {43, (byte) r}, got);
+        }
+      pending.waitFor();
+    }
+  }
 }

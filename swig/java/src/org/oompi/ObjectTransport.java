@@ -20,7 +20,8 @@ import java.util.function.BinaryOperator;
  *       ({size, code} pairs of uint64), so every rank throws and none is left waiting.
  *   <li>oscatter/ogather: split representation, one slice per rank, each an independent graph
  *       (size, then the elements, its own id counter), all slices in one buffer moved by one
- *       Scatterv/Gatherv/Allgatherv after the sizes.
+ *       Scatterv/Gatherv/Allgatherv after the sizes (above {@link #objectIntLimit} bytes: C++'s
+ *       large path, one message per rank with tag 14, or one Bcast per rank).
  *   <li>oalltoall: each element its own graph (as an osend message), {size, code} pairs by
  *       Alltoall, then one Alltoallv (or, above {@link #objectIntLimit} bytes on any rank, one
  *       message per pair with tag 14, as C++'s large path).
@@ -33,14 +34,15 @@ final class ObjectTransport {
   private ObjectTransport() {}
 
   static final long FAILURE_ARGUMENT = 1, FAILURE_SERIALIZE = 2;
+  static final long LARGE_PATH = 4;  // not a failure: the root's bytes exceed an int (C++'s failure_large_path)
   // C++'s tags on the private communicator (include/oompi/object_ops.hpp)
   static final int TAG_REDUCE = 11, TAG_REDUCE_FAILED = 12, TAG_FORWARD = 13, TAG_LARGE = 14;
   private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
   private static final byte[] NOTHING = new byte[0];
 
-  /** Above this many bytes oalltoall moves its slices point to point (C++'s
-   *  detail::object_int_limit); every rank of a job must use the same value. Lowered by the
-   *  tests (through reflection) to exercise that path. */
+  /** Above this many bytes the split collectives and oalltoall move their slices point to point
+   *  (C++'s detail::object_int_limit); every rank of a job must use the same value. Lowered by
+   *  the tests (through reflection) to exercise that path. */
   static long objectIntLimit = Integer.MAX_VALUE;
   private static final int KEEP_BYTES = 64 << 20;  // larger thread buffers are dropped after use
 
@@ -219,6 +221,7 @@ final class ObjectTransport {
               meta[2 * i] = offsets[i + 1] - offsets[i];
             }
             bytes = w.toByteArray();
+            if (bytes.length > objectIntLimit) code = LARGE_PATH;
           } catch (RuntimeException e) {
             local = e;
             code = FAILURE_SERIALIZE;
@@ -232,6 +235,11 @@ final class ObjectTransport {
       long[] mine = new long[2];
       oc.scatter(meta, mine, root);
       raise(op, mine[1], local);
+      boolean large = (mine[1] & LARGE_PATH) != 0;
+      if (large && mine[0] > MAX_ARRAY) {  // only a C++ root can send that much: take it, then refuse it
+        drain(oc, root, TAG_LARGE);
+        throw new SerializationException("oompi: " + op + ": a slice of " + mine[0] + " bytes exceeds a Java array");
+      }
       byte[] slice = new byte[(int) mine[0]];
       if (atRoot) {
         int[] sizes = new int[p], displs = new int[p];
@@ -239,9 +247,17 @@ final class ObjectTransport {
           sizes[i] = offsets[i + 1] - offsets[i];
           displs[i] = offsets[i];
         }
-        oc.scatterv(bytes, sizes, displs, slice, root);
+        if (!large) {
+          oc.scatterv(bytes, sizes, displs, slice, root);
+        } else {  // C++'s large path: one message per rank, tag 14
+          for (int i = 0; i < p; i++)
+            if (i != root) oc.send(bytes, displs[i], sizes[i], i, TAG_LARGE);
+          System.arraycopy(bytes, displs[root], slice, 0, slice.length);
+        }
+      } else if (!large) {
+        oc.scatterv(NOTHING, new int[0], new int[0], slice, root);
       } else {
-        oc.scatterv(new byte[0], new int[0], new int[0], slice, root);
+        oc.recv(slice, root, TAG_LARGE);
       }
       List<T> out = new ArrayList<>();
       WireReader r = new WireReader(slice, 0, slice.length);
@@ -278,21 +294,59 @@ final class ObjectTransport {
       raise(op, codes, local);
       long[] off = new long[p + 1];
       for (int i = 0; i < p; i++) off[i + 1] = off[i] + meta[2 * i];
-      if (off[p] > Integer.MAX_VALUE - 16)
-        throw new SerializationException("oompi: " + op + ": " + off[p] + " bytes in all exceed a Java array");
       boolean receives = all || me == root;
-      byte[] rbuf = new byte[receives ? (int) off[p] : 0];
-      int[] counts = new int[p], displs = new int[p];
-      for (int i = 0; i < p; i++) {
-        counts[i] = (int) meta[2 * i];
-        displs[i] = (int) off[i];
-      }
-      if (all) oc.allgatherv(bytes, rbuf, counts, displs);
-      else oc.gatherv(bytes, rbuf, counts, displs, root);
-      if (!receives) return Collections.emptyList();
       List<T> out = new ArrayList<>();
+      if (off[p] <= objectIntLimit) {
+        byte[] rbuf = new byte[receives ? (int) off[p] : 0];
+        int[] counts = new int[p], displs = new int[p];
+        for (int i = 0; i < p; i++) {
+          counts[i] = (int) meta[2 * i];
+          displs[i] = (int) off[i];
+        }
+        if (all) oc.allgatherv(bytes, rbuf, counts, displs);
+        else oc.gatherv(bytes, rbuf, counts, displs, root);
+        if (!receives) return Collections.emptyList();
+        for (int i = 0; i < p; i++) {
+          WireReader r = new WireReader(rbuf, (int) off[i], (int) (off[i + 1] - off[i]));
+          Wire.readList(r, type, out);
+          Wire.finish(r);
+        }
+        return out;
+      }
+      // C++'s large path (more than INT_MAX bytes in all): one Bcast per rank (oallgather) or one
+      // message per rank to the root with tag 14 (ogather); each slice in its own array here
+      byte[][] slices = new byte[p][];
+      slices[me] = bytes;
+      long tooLarge = -1;
+      if (all) {
+        for (int i = 0; i < p; i++) {
+          if (i != me) {
+            if (meta[2 * i] > MAX_ARRAY)  // only a C++ rank sends that much; a Bcast cannot be drained
+              throw new SerializationException("oompi: " + op + ": rank " + i + "'s " + meta[2 * i]
+                  + " bytes exceed a Java array");
+            slices[i] = new byte[(int) meta[2 * i]];
+          }
+          oc.bcast(slices[i], i);
+        }
+      } else if (me == root) {
+        for (int i = 0; i < p; i++) {
+          if (i == me) continue;
+          if (meta[2 * i] > MAX_ARRAY) {
+            tooLarge = meta[2 * i];
+            drain(oc, i, TAG_LARGE);
+          } else {
+            slices[i] = new byte[(int) meta[2 * i]];
+            oc.recv(slices[i], i, TAG_LARGE);
+          }
+        }
+      } else {
+        oc.send(bytes, 0, bytes.length, root, TAG_LARGE);
+      }
+      if (!receives) return Collections.emptyList();
+      if (tooLarge >= 0)
+        throw new SerializationException("oompi: " + op + ": a slice of " + tooLarge + " bytes exceeds a Java array");
       for (int i = 0; i < p; i++) {
-        WireReader r = new WireReader(rbuf, (int) off[i], (int) (off[i + 1] - off[i]));
+        WireReader r = new WireReader(slices[i], 0, slices[i].length);
         Wire.readList(r, type, out);
         Wire.finish(r);
       }

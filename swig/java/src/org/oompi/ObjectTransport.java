@@ -9,8 +9,9 @@ import java.util.function.BinaryOperator;
 
 /**
  * The object operations of {@link Comm} (osend, orecv, iosend, iorecv, obcast, oscatter(v),
- * ogather, oallgather, oalltoall, oreduce, oallreduce) over the byte-array calls of the facade, in wire format v1 and with the message
- * framing of C++'s include/oompi/object_ops.hpp, so a Java rank and a C++ rank exchange them:
+ * ogather, oallgather, oalltoall, oreduce, oallreduce) over the byte-array calls of the facade,
+ * in wire format v1 and with the message framing of C++'s include/oompi/object_ops.hpp, so a Java
+ * rank and a C++ rank exchange them:
  *
  * <ul>
  *   <li>osend: one MPI_BYTE message; orecv matches it with MPI_Mprobe, sizes the buffer from the

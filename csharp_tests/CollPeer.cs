@@ -6,12 +6,12 @@ using System.Reflection;
 namespace Oompi.Tests
 {
     /// <summary>
-    /// The C# side of csharp.interop_collectives (csharp_tests/interop/coll_peer_cs.cpp says
-    /// what is exchanged): object collectives between a C++ rank 0 and these ranks 1 .. p - 1,
-    /// on the same private communicator, with the same framing, split representation, large
-    /// path and failure reports.
+    /// The C# side of csharp.interop_collectives (tests/interop/coll_peer.cpp says what is
+    /// exchanged, step by step): object collectives between a C++ rank 0 and these ranks
+    /// 1 .. p - 1, on the same private communicator, with the same framing, split
+    /// representation, reduction tree, large path and failure reports.
     ///
-    ///     mpirun -np 1 csharp_coll_peer : -np N-1 dotnet OompiTests.dll coll_peer
+    ///     mpirun -np 1 coll_peer --large-path : -np N-1 dotnet OompiTests.dll coll_peer
     ///
     /// Any mismatch aborts the job, so every rank's exit code says it.
     /// </summary>
@@ -21,6 +21,35 @@ namespace Oompi.Tests
         public sealed class NotTransportable
         {
             public int X;
+        }
+
+        /// <summary>The exception of the picky reduction function (steps 14 and 15).</summary>
+        public sealed class PickyException : Exception
+        {
+            public PickyException(string m) : base(m) { }
+        }
+
+        // x_r of step 8 and its fold Cat(a, b) = {a.Data ++ b.Data, Other = itself, Next = b}
+        private static ListNode Leaf(int r)
+        {
+            var x = new ListNode(r);
+            x.Other = x;
+            return x;
+        }
+
+        private static ListNode Cat(ListNode a, ListNode b)
+        {
+            var c = new ListNode(a.Data.Concat(b.Data).ToArray()) { Next = b };
+            c.Other = c;
+            return c;
+        }
+
+        private static void CheckReduced(ListNode got, int p, string what)
+        {
+            Check(got is not null && got.Data.SequenceEqual(Enumerable.Range(0, p)), $"{what}: data in rank order");
+            Check(ReferenceEquals(got.Other, got), $"{what}: Other is the node itself");
+            Check(got.Next is not null && got.Next.Data[^1] == p - 1 && ReferenceEquals(got.Next.Other, got.Next),
+                  $"{what}: Next is the last right operand");
         }
 
         public static int Run()
@@ -149,6 +178,42 @@ namespace Oompi.Tests
                 Check(back.Length == me + 1 && back.Select(x => x.Data[0]).SequenceEqual(Enumerable.Range(77 + start, me + 1)),
                       $"{pass}oscatterv: slice of {back.Length}");
             }
+
+            // 7. oalltoall: a cycle per pair, then strings
+            var outgoing = new ListNode[p];
+            for (int i = 0; i < p; i++)
+            {
+                var x = new ListNode(me, i);
+                var y = new ListNode(i, me) { Next = x, Other = x };
+                x.Next = y;
+                x.Other = x;
+                outgoing[i] = x;
+            }
+            var incoming = world.OAlltoall(outgoing);
+            Check(incoming.Length == p, pass + "oalltoall: size");
+            for (int r = 0; r < p; r++)
+            {
+                var x = incoming[r];
+                string what = $"{pass}oalltoall: from rank {r}";
+                Check(x is not null && x.Data.SequenceEqual(new[] { r, me }) && ReferenceEquals(x.Other, x), what + ": first node");
+                Check(x.Next is not null && x.Next.Data.SequenceEqual(new[] { me, r }) && ReferenceEquals(x.Next.Next, x) &&
+                      ReferenceEquals(x.Next.Other, x), what + ": cycle and sharing");
+            }
+            var heard = world.OAlltoall(Enumerable.Range(0, p).Select(i => $"{me}>{i}").ToArray());
+            Check(heard.SequenceEqual(Enumerable.Range(0, p).Select(r => $"{r}>{me}")), pass + "oalltoall of strings");
+
+            // 8. OReduce / OAllreduce in rank order
+            string want = string.Concat(Enumerable.Range(0, p).Select(r => $"{r};"));
+            Func<string, string, string> concat = (x, y) => x + y;
+            Check(world.OReduce($"{me};", concat, 0) is null, pass + "oreduce of strings to 0: null off the root");
+            var atL = world.OReduce($"{me};", concat, last);
+            Check(me == last ? atL == want : atL is null, $"{pass}oreduce of strings to L: {atL}");
+            Check(world.OAllreduce($"{me};", concat) == want, pass + "oallreduce of strings");
+            Check(world.OReduce(Leaf(me), Cat, 0) is null, pass + "oreduce of nodes to 0: null off the root");
+            var reduced = world.OReduce(Leaf(me), Cat, last);
+            if (me == last) CheckReduced(reduced, p, pass + "oreduce of nodes to L");
+            else Check(reduced is null, pass + "oreduce of nodes to L: null off the root");
+            CheckReduced(world.OAllreduce(Leaf(me), Cat), p, pass + "oallreduce of nodes");
         }
 
         private static void Run(Comm world)
@@ -163,20 +228,36 @@ namespace Oompi.Tests
             Round(world, "large path: ");
             limit.SetValue(null, (long)int.MaxValue);
 
-            // 7. bad counts at the C++ root
+            // 9. bad counts at the C++ root
             ExpectThrow<ArgumentException>("oscatterv, bad counts at 0", () => world.OScatterv<ListNode>(null, null, 0));
-            InStep(world, 7);
-            // 8. bad counts at a C# root (they do not add up)
+            InStep(world, 9);
+            // 10. bad counts at a C# root (they do not add up)
             ExpectThrow<ArgumentException>("oscatterv, bad counts at L",
                 () => world.OScatterv(me == last ? new[] { new ListNode(1) } : null, me == last ? new int[p] : null, last));
-            InStep(world, 8);
-            // 9. rank L cannot serialize a null by-value ShapeClass
+            InStep(world, 10);
+            // 11. rank L cannot serialize a null by-value ShapeClass
             var shapes = me == last ? new ShapeClass[] { null } : new[] { new ShapeClass { Name = "ok" } };
             ExpectThrow<SerializationException>("ogather, rank L cannot serialize", () => world.OGather(shapes, 0));
-            InStep(world, 9);
-            // 10. C++ broadcasts a shape; these ranks ask for a type that cannot travel
+            InStep(world, 11);
+            // 12. C++ broadcasts a shape; these ranks ask for a type that cannot travel
             ExpectThrow<ArgumentException>("obcast as a type that cannot travel", () => world.OBcast<NotTransportable>(null, 0));
-            InStep(world, 10);
+            InStep(world, 12);
+            // 13. OAlltoall, one object too many at L
+            ExpectThrow<ArgumentException>("oalltoall, wrong length at L",
+                () => world.OAlltoall(Enumerable.Repeat("x", me == last ? p + 1 : p).ToArray()));
+            InStep(world, 13);
+            // 14. OAllreduce, the function throws on rank T = L & (L - 1) when L's data comes in
+            int thrower = last & (last - 1);
+            Func<ListNode, ListNode, ListNode> picky = (x, y) =>
+                y.Data[^1] == last ? throw new PickyException("picky: rank L's data") : Cat(x, y);
+            if (me == thrower) ExpectThrow<PickyException>("oallreduce, the function throws here", () => world.OAllreduce(Leaf(me), picky));
+            else ExpectThrow<SerializationException>("oallreduce, the function throws on T", () => world.OAllreduce(Leaf(me), picky));
+            InStep(world, 14);
+            // 15. OReduce to L, the same: T throws its own, L a SerializationException, the others null
+            if (me == thrower) ExpectThrow<PickyException>("oreduce to L, the function throws here", () => world.OReduce(Leaf(me), picky, last));
+            else if (me == last) ExpectThrow<SerializationException>("oreduce to L, the function throws on T", () => world.OReduce(Leaf(me), picky, last));
+            else Check(world.OReduce(Leaf(me), picky, last) is null, "oreduce to L: null off the root");
+            InStep(world, 15);
         }
     }
 }

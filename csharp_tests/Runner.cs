@@ -14,7 +14,7 @@ namespace Oompi.Tests
     /// Optional arguments: substrings of the test names to run; "-substring" leaves tests out.
     /// <c>OompiTests.dll graph_peer</c> runs the C# side of the MPMD test with
     /// tests/interop/graph_peer.cpp instead (GraphPeer.cs), <c>OompiTests.dll coll_peer</c> that of
-    /// csharp.interop_collectives with csharp_tests/interop/coll_peer_cs.cpp (CollPeer.cs).
+    /// csharp.interop_collectives with tests/interop/coll_peer.cpp (CollPeer.cs).
     /// </summary>
     public static class Runner
     {

@@ -315,6 +315,65 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
     return ObjectTransport.ogather(this, mine, type, 0, true);
   }
 
+  /** Nonblocking osend: serializes now; the request keeps the bytes (in a direct buffer) until
+   *  the send completes. Wait for it (or close it) before relying on the receiver having it. */
+  public Request iosend(Object obj, int dest, int tag) { return ObjectTransport.iosend(this, obj, false, dest, tag); }
+
+  /** Nonblocking osendValue. */
+  public Request iosendValue(Object obj, int dest, int tag) { return ObjectTransport.iosend(this, obj, true, dest, tag); }
+
+  /** Nonblocking receive of one object message of any size (MPI_Improbe, then MPI_Imrecv of
+   *  exactly its size): poll test(), or waitFor()/get() it, which returns the object. */
+  public <T> ObjectRequest<T> iorecv(Class<T> type, int source, int tag) {
+    return ObjectTransport.iorecv(this, type, false, source, tag);
+  }
+
+  public <T> ObjectRequest<T> iorecv(Class<T> type, int source) { return iorecv(type, source, MPI.ANY_TAG); }
+
+  /** Nonblocking orecvValue. */
+  public <T> ObjectRequest<T> iorecvValue(Class<T> type, int source, int tag) {
+    return ObjectTransport.iorecv(this, type, true, source, tag);
+  }
+
+  /** out.get(i) goes to rank i (one element per rank); returns what each rank sent to this one,
+   *  in rank order. Each element is its own graph (objects shared between elements arrive as
+   *  copies). Wrong length or an element that cannot be written: every rank throws. */
+  public <T> java.util.List<T> oalltoall(java.util.List<? extends T> out, Class<T> type) {
+    return ObjectTransport.oalltoall(this, out, type);
+  }
+
+  /** oalltoall over an array: out[i] goes to rank i. */
+  @SuppressWarnings("unchecked")
+  public <T> T[] oalltoall(T[] out, Class<T> type) {
+    java.util.List<T> in = ObjectTransport.oalltoall(this, out == null ? null : java.util.Arrays.asList(out), type);
+    return in.toArray((T[]) java.lang.reflect.Array.newInstance(type, in.size()));
+  }
+
+  /** op(op(op(x0, x1), x2), ...) over the ranks' objects in rank order (op need not be
+   *  commutative) at the root, null elsewhere (C++'s oreduce, so C++ ranks take part). If op
+   *  throws on a rank, that rank throws it and the root throws SerializationException. */
+  public <T> T oreduce(T obj, Class<T> type, java.util.function.BinaryOperator<T> op, int root) {
+    return ObjectTransport.oreduce(this, obj, type, op, root);
+  }
+
+  /** oreduce with obj's class as the type (obj must not be null). */
+  @SuppressWarnings("unchecked")
+  public <T> T oreduce(T obj, java.util.function.BinaryOperator<T> op, int root) {
+    return ObjectTransport.oreduce(this, obj, obj == null ? null : (Class<T>) obj.getClass(), op, root);
+  }
+
+  /** The reduction in rank order, on every rank. If op throws on a rank, that rank throws it and
+   *  every other rank throws SerializationException. */
+  public <T> T oallreduce(T obj, Class<T> type, java.util.function.BinaryOperator<T> op) {
+    return ObjectTransport.oallreduce(this, obj, type, op);
+  }
+
+  /** oallreduce with obj's class as the type (obj must not be null). */
+  @SuppressWarnings("unchecked")
+  public <T> T oallreduce(T obj, java.util.function.BinaryOperator<T> op) {
+    return ObjectTransport.oallreduce(this, obj, obj == null ? null : (Class<T>) obj.getClass(), op);
+  }
+
   /** A Cartesian grid (seed 000, Fig. 14): periods[i] true when dimension i wraps around. */
   public CartComm createCart(int[] dims, boolean[] periods, boolean reorder) {
     if (periods == null) throw new NullPointerException("oompi: null periods");

@@ -457,6 +457,41 @@ TEST_CASE("a throwing reduction fails on every rank of oallreduce, and nothing i
   CHECK(ok.ranks.size() == static_cast<std::size_t>(n));
 }
 
+namespace app {
+// Cannot be written once poisoned (the flag itself does not travel).
+struct poisoned {
+  int value = 0;
+  bool poison = false;
+  template <class Archive>
+  void serialize(Archive& ar) {
+    if (poison) throw std::runtime_error("a poisoned value cannot be written");
+    ar(value);
+  }
+};
+}  // namespace app
+
+TEST_CASE("oreduce to a root other than 0: a result rank 0 cannot write still reaches the root") {
+  auto w = world();
+  const int r = w.rank(), n = w.size();
+  if (n < 2) return;  // the result is forwarded only when the root is not rank 0
+  const int root = n - 1;
+  auto sum = [](const app::poisoned& a, const app::poisoned& b) {
+    return app::poisoned{a.value + b.value, a.poison || b.poison};
+  };
+  // Rank 0 only writes the final result (to forward it): poison its own value.
+  const app::poisoned mine{r, r == 0};
+  if (r == 0) {
+    CHECK_THROWS_WITH(w.oreduce(mine, sum, root), Catch::Matchers::Contains("poisoned"));
+  } else if (r == root) {
+    CHECK_THROWS_AS(w.oreduce(mine, sum, root), oompi::serialization_error);
+  } else {
+    CHECK(w.oreduce(mine, sum, root).value == 0);
+  }
+  // nothing is left over on the private communicator
+  const app::poisoned ok = w.oreduce(app::poisoned{r, false}, sum, root);
+  if (r == root) CHECK(ok.value == n * (n - 1) / 2);
+}
+
 TEST_CASE("object collectives never match user messages") {
   auto w = world();
   const int r = w.rank(), n = w.size();

@@ -629,10 +629,18 @@ public:
     const int me = derived().rank();
     if (root != 0) {
       if (me == 0) {
-        if (red.failed)
-          send_bytes(nullptr, 0, root, object_tag_reduce_failed, comm);
-        else
-          send_object(*red.value, root, object_tag_forward, comm);
+        bool notify = red.failed;
+        if (!notify) {
+          try {
+            send_object(*red.value, root, object_tag_forward, comm);
+          } catch (const error&) {
+            throw;
+          } catch (...) {  // could not serialize the result: the root must still hear
+            red.local = std::current_exception();
+            notify = true;
+          }
+        }
+        if (notify) send_bytes(nullptr, 0, root, object_tag_reduce_failed, comm);
       } else if (me == root) {
         red.value.emplace();
         if (recv_object(*red.value, 0, MPI_ANY_TAG, comm, object_tag_reduce_failed).tag() ==

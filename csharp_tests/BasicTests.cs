@@ -196,6 +196,13 @@ namespace Oompi.Tests
             c.Dispose(); // idempotent
             Assert.Throws<ObjectDisposedException>(() => c.Barrier());
             Assert.Throws<ObjectDisposedException>(() => c.Rank);
+            // the fast paths of primitive arrays and spans check it too
+            var a = new int[2];
+            Assert.Throws<ObjectDisposedException>(() => c.Send(a, Rank, 0));
+            Assert.Throws<ObjectDisposedException>(() => c.Recv(a, Rank, 0));
+            Assert.Throws<ObjectDisposedException>(() => c.Send<int>(a.AsSpan(), Rank, 0));
+            Assert.Throws<ObjectDisposedException>(() => c.Recv(a.AsSpan(), Rank, 0));
+            Assert.Throws<ObjectDisposedException>(() => c[Rank].Send(a));
 
             using (Comm d = world.Dup())
             {

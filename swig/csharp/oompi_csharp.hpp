@@ -164,6 +164,57 @@ inline void translate() noexcept {
 
 }  // namespace oompi::csharp
 
+// --- the blocking send and receive of primitive arrays and spans (Comm.Send<T>/Recv<T>) ------
+// Plain C entry points with blittable arguments and an error code, P/Invoked without marshalling
+// (HandleRef, a 48-byte BufferDesc, a struct returned by value and the pending-exception check
+// of the generated wrappers cost ~50 ns per 8-byte send + receive). Nonzero: a C# exception is
+// pending.
+namespace oompi::csharp {
+inline rt::buffer primitive_buffer(void* data, std::int64_t count, int kind) {
+  if (!rt::detail::valid_kind(kind)) return rt::buffer(data, count, MPI_DATATYPE_NULL, 0);
+  const auto k = static_cast<rt::type_kind>(kind);
+  return rt::buffer(data, count, rt::detail::builtin_type(k), rt::detail::builtin_size(k));
+}
+}  // namespace oompi::csharp
+
+extern "C" SWIGEXPORT int oompi_cs_send(const oompi::rt::comm* c, void* data, std::int64_t count,
+                                        int kind, int dest, int tag) noexcept {
+  if (!c) {
+    oompi::csharp::raise(oompi::csharp::closed, "oompi: this oompi::rt::comm has been disposed");
+    return 1;
+  }
+  try {
+    c->send(oompi::csharp::primitive_buffer(data, count, kind), dest, tag);
+    return 0;
+  } catch (...) {
+    oompi::csharp::translate();
+    return 1;
+  }
+}
+
+/// status null: no status is made (MPI_STATUS_IGNORE).
+extern "C" SWIGEXPORT int oompi_cs_recv(const oompi::rt::comm* c, void* data, std::int64_t count,
+                                        int kind, int source, int tag,
+                                        oompi_cs_status* status) noexcept {
+  if (!c) {
+    oompi::csharp::raise(oompi::csharp::closed, "oompi: this oompi::rt::comm has been disposed");
+    return 1;
+  }
+  try {
+    oompi::rt::buffer b = oompi::csharp::primitive_buffer(data, count, kind);
+    if (status) {
+      const oompi::rt::status s = c->recv(b, source, tag);
+      *status = oompi::csharp::to_cs(&s);
+    } else {
+      c->recv_ignore_status(b, source, tag);
+    }
+    return 0;
+  } catch (...) {
+    oompi::csharp::translate();
+    return 1;
+  }
+}
+
 extern "C" SWIGEXPORT void oompi_cs_register(oompi::csharp::free_handle_fn free_handle,
                                              oompi::csharp::raise_fn raise_exception) {
   oompi::csharp::g_free_handle = free_handle;

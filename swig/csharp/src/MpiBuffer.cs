@@ -84,7 +84,12 @@ namespace Oompi
         private static class Primitive<T> where T : unmanaged
         {
             internal static readonly TypeKind? Kind = KindOrNull(typeof(T));
+            // As an int (-1: not primitive): a constant for the JIT once the class is initialized.
+            internal static readonly int Code = Kind.HasValue ? (int)Kind.Value : -1;
         }
+
+        /// <summary>The TypeKind of a primitive T as an int, or -1 (the fast paths' test).</summary>
+        internal static int PrimitiveCode<T>() where T : unmanaged => Primitive<T>.Code;
 
         private static MpiBuffer Whole(Array a, TypeKind kind)
         {

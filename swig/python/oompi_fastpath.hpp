@@ -603,17 +603,19 @@ inline PyObject* keep_buffer(PyObject* list, PyObject* pb) {
 
 /// False when obj is plain data that pickles without PickleBuffers (scanned at most `budget`
 /// items deep into dicts, lists and tuples); true for anything else, or when the scan is cut.
+/// Only a choice of speed: a buffer the scan misses is pickled in band, which is still correct.
+/// So dict keys are not looked at (a large buffer as a key is not worth the time the check
+/// takes on every small dict).
 inline bool may_hold_buffers(PyObject* o, int& budget, int depth) {
   if (--budget < 0 || depth > 4) return true;
-  if (o == Py_None || PyLong_CheckExact(o) || PyFloat_CheckExact(o) || PyUnicode_CheckExact(o) ||
-      PyBytes_CheckExact(o) || PyBool_Check(o) || PyComplex_CheckExact(o))
+  if (PyUnicode_CheckExact(o) || PyLong_CheckExact(o) || PyFloat_CheckExact(o) || o == Py_None ||
+      PyBool_Check(o) || PyBytes_CheckExact(o) || PyComplex_CheckExact(o))
     return false;
   if (PyDict_CheckExact(o)) {
     Py_ssize_t pos = 0;
     PyObject *k, *v;
     while (PyDict_Next(o, &pos, &k, &v))
-      if (may_hold_buffers(k, budget, depth + 1) || may_hold_buffers(v, budget, depth + 1))
-        return true;
+      if (may_hold_buffers(v, budget, depth + 1)) return true;
     return false;
   }
   if (PyList_CheckExact(o) || PyTuple_CheckExact(o)) {

@@ -560,6 +560,8 @@ OOMPI_JAVA_FAST_EXCEPTION(recv_direct_status)
 OOMPI_JAVA_FAST_EXCEPTION(send_array)
 OOMPI_JAVA_FAST_EXCEPTION(recv_array)
 OOMPI_JAVA_FAST_EXCEPTION(recv_array_status)
+OOMPI_JAVA_FAST_EXCEPTION(mprobe_recv_bytes)
+OOMPI_JAVA_FAST_EXCEPTION(recv_matched_bytes)
 
 %javamethodmodifiers oompi::rt::comm::send_array "";
 %javamethodmodifiers oompi::rt::comm::recv_array "";
@@ -569,6 +571,19 @@ OOMPI_JAVA_FAST_EXCEPTION(recv_array_status)
   }
   void recv_array(oompi::java::array_ref a, int length, int kind, int source, int tag) const {
     oompi::java::recv_array_ignore_status(*$self, a, length, kind, source, tag);
+  }
+}
+// orecv's receive (ObjectTransport.java): one call for the matched probe and the receive into
+// the thread's scratch array when the message fits in it.
+%javamethodmodifiers oompi::rt::comm::mprobe_recv_bytes "";
+%javamethodmodifiers oompi::rt::comm::recv_matched_bytes "";
+%extend oompi::rt::comm {
+  long long mprobe_recv_bytes(int source, int tag, oompi::java::array_ref scratch,
+                              int capacity) const {
+    return oompi::java::mprobe_recv_bytes(*$self, source, tag, scratch, capacity);
+  }
+  void recv_matched_bytes(oompi::java::array_ref a, int length) const {
+    oompi::java::recv_matched_bytes(a, length);
   }
 }
 %javamethodmodifiers oompi::rt::comm::send_direct "";

@@ -587,6 +587,45 @@ inline void recv_array_ignore_status(const rt::comm& c, array_ref a, int length,
   c.recv_ignore_status(u.b, source, tag);
 }
 
+/// orecv's receive. A matched probe (MPI_Mprobe: safe with threads), then, when the message fits
+/// in `capacity` bytes of `scratch` (a byte[]), its receive there: returns its size. A larger
+/// message stays matched for this thread's recv_matched_bytes (into an array the caller makes of
+/// that size) and the result is -(size) - 1. MPI_PROC_NULL: INT64_MIN.
+inline thread_local MPI_Message t_matched __attribute__((tls_model("initial-exec"))) =
+    MPI_MESSAGE_NULL;
+constexpr std::int64_t proc_null_message = INT64_MIN;
+
+inline void mrecv_into(array_ref a, std::int64_t n, MPI_Message& msg) {
+  array_use u(a, static_cast<int>(n), 0, static_cast<int>(n),
+              static_cast<int>(rt::type_kind::byte), true);
+  MPI_Status st;
+  OOMPI_CHECK(MPI_Mrecv, (u.b.data, static_cast<int>(n), MPI_BYTE, &msg, &st));
+}
+
+inline std::int64_t mprobe_recv_bytes(const rt::comm& c, int source, int tag, array_ref scratch,
+                                      int capacity) {
+  if (t_matched != MPI_MESSAGE_NULL)
+    throw std::logic_error("oompi: orecv: a matched message of this thread is still waiting");
+  MPI_Message msg = MPI_MESSAGE_NULL;
+  MPI_Status st;
+  OOMPI_CHECK(MPI_Mprobe, (source, tag, c.native("comm.orecv"), &msg, &st));
+  if (msg == MPI_MESSAGE_NO_PROC) return proc_null_message;
+  const std::int64_t n = rt::status(oompi::status(st)).count_bytes();
+  if (n <= capacity) {
+    mrecv_into(scratch, n, msg);
+    return n;
+  }
+  t_matched = msg;
+  return -n - 1;
+}
+
+inline void recv_matched_bytes(array_ref a, int length) {
+  MPI_Message msg = t_matched;
+  if (msg == MPI_MESSAGE_NULL) throw std::logic_error("oompi: orecv: no matched message waits");
+  t_matched = MPI_MESSAGE_NULL;
+  mrecv_into(a, length, msg);
+}
+
 // A status written into the caller's thread's status slot: a direct buffer of 5 longs
 // (org.oompi.Status.slot()), {source, tag, error, cancelled, count in bytes}.
 struct status_out { std::int64_t* slot = nullptr; };

@@ -35,6 +35,7 @@ final class ObjectTransport {
   private ObjectTransport() {}
 
   static final long FAILURE_ARGUMENT = 1, FAILURE_SERIALIZE = 2;
+  private static final int BYTE = TypeKind.BYTE.swigValue();
   static final long LARGE_PATH = 4;  // not a failure: the root's bytes exceed an int (C++'s failure_large_path)
   // C++'s tags on the private communicator (include/oompi/object_ops.hpp)
   static final int TAG_REDUCE = 11, TAG_REDUCE_FAILED = 12, TAG_FORWARD = 13, TAG_LARGE = 14;
@@ -73,7 +74,7 @@ final class ObjectTransport {
     WireWriter w = WireWriter.lease();
     try {
       Wire.write(w, obj, byValue);
-      comm.send(w.buf, 0, w.pos, dest, tag);
+      comm.sendArray(w.buf, w.pos, BYTE, dest, tag);  // the ports' fast path, MPI_BYTE
     } finally {
       w.release();
     }
@@ -82,13 +83,34 @@ final class ObjectTransport {
   static <T> T orecv(Comm comm, Class<T> type, boolean byValue, int source, int tag) {
     if (type == null) throw new NullPointerException("oompi: orecv needs the class to receive");
     WirePlan.top(type, byValue);  // not transportable: fail before receiving anything
-    Message m = comm.mprobe(source, tag);
+    // One native call: the matched probe, and the receive when the message fits the thread's
+    // scratch array (no Message object, no Cleaner, no further calls).
+    Scratch s = lease();
     try {
-      return receive(m, type, byValue);
+      long r = comm.mprobeRecvBytes(source, tag, s.recv, s.recv.length);
+      if (r == Long.MIN_VALUE) return null;  // MPI.PROC_NULL
+      if (r >= 0) return Wire.read(s.recv, 0, (int) r, type, byValue);
+      long n = -(r + 1);
+      if (n > Integer.MAX_VALUE - 16) {
+        try {
+          comm.recvMatchedBytes(new byte[0], 0);  // truncated on purpose: off the queue
+        } catch (MPIException ignored) {
+          // expected (MPI_ERR_TRUNCATE)
+        }
+        throw new SerializationException("oompi: an object message of " + n + " bytes exceeds a Java array");
+      }
+      // The scratch grows to SCRATCH_MAX; larger messages get an array of their own (with
+      // -Doompi.arrays=copy the whole scratch is copied on every receive: keep it modest).
+      byte[] buf = new byte[(int) Math.max(n, n <= SCRATCH_MAX ? Math.min(2L * s.recv.length, SCRATCH_MAX) : n)];
+      if (n <= SCRATCH_MAX) s.recv = buf;
+      comm.recvMatchedBytes(buf, (int) n);
+      return Wire.read(buf, 0, (int) n, type, byValue);
     } finally {
-      m.delete();  // frees the native message now (its Cleaner is unregistered)
+      release(s);
     }
   }
+
+  private static final int SCRATCH_MAX = 1 << 20;
 
   /** Receives the matched message and reads it as type (with type null: receives it, reads
    *  nothing and returns null). */

@@ -255,8 +255,14 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
 
   /** Receives into buf from source (MPI.ANY_SOURCE by default) with tag (MPI.ANY_TAG). */
   public Status recv(Object buf, int source, int tag) {
-    java.nio.ByteBuffer slot = Status.slot();
-    if (Port.tryRecv(this, buf, source, tag, slot)) return new Status(slot);
+    if (source >= 0 && tag >= 0) {
+      // Source and tag known: of the status only the size is news (returned by the call).
+      long n = Port.recvFast(this, buf, source, tag, Port.COUNT, null);
+      if (n != Port.NOT_FAST) return new Status(source, tag, n);
+    } else {
+      java.nio.ByteBuffer slot = Status.slot();
+      if (Port.tryRecv(this, buf, source, tag, slot)) return new Status(slot);
+    }
     return recvAny(buf, source, tag);
   }
 
@@ -527,6 +533,8 @@ inline bool array_copy() { return g_copy_arrays.load(); }
   $1.slot = static_cast<std::int64_t*>(oompi::java::direct_address_of(jenv, $input));
 %}
 %javamethodmodifiers oompi::rt::comm::recv_direct_status "";
+%javamethodmodifiers oompi::rt::comm::recv_direct_count "";
+%javamethodmodifiers oompi::rt::comm::recv_array_count "";
 %javamethodmodifiers oompi::rt::comm::recv_array_status "";
 // comm.send/recv of Java: the generated general-path methods become private sendAny/recvAny;
 // Comm's javacode (below) tries the Port fast paths first.
@@ -560,6 +568,8 @@ OOMPI_JAVA_FAST_EXCEPTION(recv_direct_status)
 OOMPI_JAVA_FAST_EXCEPTION(send_array)
 OOMPI_JAVA_FAST_EXCEPTION(recv_array)
 OOMPI_JAVA_FAST_EXCEPTION(recv_array_status)
+OOMPI_JAVA_FAST_EXCEPTION(recv_direct_count)
+OOMPI_JAVA_FAST_EXCEPTION(recv_array_count)
 OOMPI_JAVA_FAST_EXCEPTION(mprobe_recv_bytes)
 OOMPI_JAVA_FAST_EXCEPTION(recv_matched_bytes)
 
@@ -602,6 +612,17 @@ OOMPI_JAVA_FAST_EXCEPTION(recv_matched_bytes)
                           int source, int tag, oompi::java::status_out out) const {
     oompi::rt::buffer b = oompi::java::direct_buffer(a, position, count, kind);
     oompi::java::write_status(out, $self->recv(b, source, tag));
+  }
+  // Receives from a known source and tag: the message's size in bytes is all of the status
+  // the caller lacks (returned, no slot to write).
+  long long recv_direct_count(oompi::java::direct_address a, int position, int count, int kind,
+                              int source, int tag) const {
+    oompi::rt::buffer b = oompi::java::direct_buffer(a, position, count, kind);
+    return $self->recv(b, source, tag).count_bytes();
+  }
+  long long recv_array_count(oompi::java::array_ref a, int length, int kind, int source,
+                             int tag) const {
+    return oompi::java::recv_array(*$self, a, length, kind, source, tag).count_bytes();
   }
   void recv_array_status(oompi::java::array_ref a, int length, int kind, int source, int tag,
                          oompi::java::status_out out) const {

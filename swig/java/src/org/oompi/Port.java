@@ -89,24 +89,35 @@ public final class Port {
 
   /** As trySend; the status goes into status (a Status.slot()) when it is not null. */
   static boolean tryRecv(Comm comm, Object buf, int source, int tag, ByteBuffer status) {
+    return recvFast(comm, buf, source, tag, status == null ? IGNORE : SLOT, status) != NOT_FAST;
+  }
+
+  /** What recvFast reports of the status: nothing, all of it into a slot, or the size only. */
+  static final int IGNORE = 0, SLOT = 1, COUNT = 2;
+  static final long NOT_FAST = -1;
+
+  /**
+   * The receive fast paths: NOT_FAST for a buffer they do not take (the caller then takes the
+   * general path); otherwise the message's size in bytes with COUNT, 0 with the other modes.
+   */
+  static long recvFast(Comm comm, Object buf, int source, int tag, int mode, ByteBuffer slot) {
     if (buf instanceof Buffer) {
       Buffer b = (Buffer) buf;
       int kind = fastKind(b);
-      if (kind < 0 || b.isReadOnly()) return false;
-      if (status == null) comm.recvDirect(b, b.position(), b.remaining(), kind, source, tag);
-      else comm.recvDirectStatus(b, b.position(), b.remaining(), kind, source, tag, status);
-      return true;
+      if (kind < 0 || b.isReadOnly()) return NOT_FAST;
+      return recvDirect(comm, b, b.position(), b.remaining(), kind, source, tag, mode, slot);
     }
     int kind, length;
+    long n;
     if (buf instanceof byte[]) {
       byte[] a = (byte[]) buf;
       if (a.length <= Scratch.BYTES) {
         // The array is copied in first: a shorter message leaves the rest of it as it was.
         Scratch s = Scratch.get();
         s.bytes.put(0, a);
-        recvScratch(comm, s.bytes, a.length, INT8, source, tag, status);
+        n = recvDirect(comm, s.bytes, 0, a.length, INT8, source, tag, mode, slot);
         s.bytes.get(0, a);
-        return true;
+        return n;
       }
       kind = INT8;
       length = a.length;
@@ -115,9 +126,9 @@ public final class Port {
       if (a.length <= Scratch.BYTES / 8) {
         Scratch s = Scratch.get();
         s.doubles.put(0, a);
-        recvScratch(comm, s.doubles, a.length, FLOAT64, source, tag, status);
+        n = recvDirect(comm, s.doubles, 0, a.length, FLOAT64, source, tag, mode, slot);
         s.doubles.get(0, a);
-        return true;
+        return n;
       }
       kind = FLOAT64;
       length = a.length;
@@ -126,24 +137,29 @@ public final class Port {
       if (a.length <= Scratch.BYTES / 4) {
         Scratch s = Scratch.get();
         s.ints.put(0, a);
-        recvScratch(comm, s.ints, a.length, INT32, source, tag, status);
+        n = recvDirect(comm, s.ints, 0, a.length, INT32, source, tag, mode, slot);
         s.ints.get(0, a);
-        return true;
+        return n;
       }
       kind = INT32;
       length = a.length;
     } else {
-      return false;
+      return NOT_FAST;
     }
-    if (status == null) comm.recvArray(buf, length, kind, source, tag);
-    else comm.recvArrayStatus(buf, length, kind, source, tag, status);
-    return true;
+    switch (mode) {
+      case IGNORE: comm.recvArray(buf, length, kind, source, tag); return 0;
+      case SLOT: comm.recvArrayStatus(buf, length, kind, source, tag, slot); return 0;
+      default: return comm.recvArrayCount(buf, length, kind, source, tag);
+    }
   }
 
-  private static void recvScratch(Comm comm, Buffer b, int count, int kind, int source, int tag,
-                                  ByteBuffer status) {
-    if (status == null) comm.recvDirect(b, 0, count, kind, source, tag);
-    else comm.recvDirectStatus(b, 0, count, kind, source, tag, status);
+  private static long recvDirect(Comm comm, Buffer b, int position, int count, int kind,
+                                 int source, int tag, int mode, ByteBuffer slot) {
+    switch (mode) {
+      case IGNORE: comm.recvDirect(b, position, count, kind, source, tag); return 0;
+      case SLOT: comm.recvDirectStatus(b, position, count, kind, source, tag, slot); return 0;
+      default: return comm.recvDirectCount(b, position, count, kind, source, tag);
+    }
   }
 
   /**

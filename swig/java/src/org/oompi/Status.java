@@ -20,6 +20,15 @@ public final class Status {
     countBytes = raw[4];
   }
 
+  /** A successful receive from a known source and tag of countBytes bytes. */
+  Status(int source, int tag, long countBytes) {
+    this.source = source;
+    this.tag = tag;
+    this.error = 0;  // MPI_SUCCESS: a failed receive throws
+    this.cancelled = false;  // a completed blocking receive was not cancelled
+    this.countBytes = countBytes;
+  }
+
   /** From this thread's status slot, as the receive fast paths wrote it. */
   Status(java.nio.ByteBuffer slot) {
     source = (int) slot.getLong(0);

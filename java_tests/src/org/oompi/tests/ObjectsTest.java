@@ -869,14 +869,10 @@ class ObjectsTest {
 
   // --- oreduce / oallreduce -----------------------------------------------------------------
 
-  /** c06's fold: {a.data ++ b.data, other = itself, next = b} (not commutative). */
+  /** c06's fold: {a.data ++ b.data, other = itself, next = b} (not commutative); the same
+   *  fold as the interop peers' step 8. */
   static ListNode cat(ListNode a, ListNode b) {
-    int[] d = Arrays.copyOf(a.data, a.data.length + b.data.length);
-    System.arraycopy(b.data, 0, d, a.data.length, b.data.length);
-    ListNode c = new ListNode(d);
-    c.other = c;
-    c.next = b;
-    return c;
+    return CollPeerJava.cat(a, b);
   }
 
   static ListNode leaf(int r) {

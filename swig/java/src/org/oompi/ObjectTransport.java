@@ -101,7 +101,18 @@ final class ObjectTransport {
       }
       // The scratch grows to SCRATCH_MAX; larger messages get an array of their own (with
       // -Doompi.arrays=copy the whole scratch is copied on every receive: keep it modest).
-      byte[] buf = new byte[(int) Math.max(n, n <= SCRATCH_MAX ? Math.min(2L * s.recv.length, SCRATCH_MAX) : n)];
+      byte[] buf;
+      try {
+        buf = new byte[(int) Math.max(n, n <= SCRATCH_MAX ? Math.min(2L * s.recv.length, SCRATCH_MAX) : n)];
+      } catch (OutOfMemoryError e) {
+        // the matched message must not stay this thread's: take it off the queue, then fail
+        try {
+          comm.recvMatchedBytes(new byte[0], 0);
+        } catch (MPIException ignored) {
+          // expected (MPI_ERR_TRUNCATE)
+        }
+        throw e;
+      }
       if (n <= SCRATCH_MAX) s.recv = buf;
       comm.recvMatchedBytes(buf, (int) n);
       return Wire.read(buf, 0, (int) n, type, byValue);

@@ -128,21 +128,16 @@ struct pin {
   }
 
 private:
-  void region(bool back) noexcept { array_region(env, array, kind, env->GetArrayLength(array), ptr, back); }
-
-public:
-  /// Copies the first n elements of a primitive array of `kind` to p (back: from p into it):
-  /// one Get/Set<Type>ArrayRegion call.
-  static void array_region(JNIEnv* env, jarray array, rt::type_kind kind, jsize n, void* p,
-                           bool back) noexcept {
+  void region(bool back) noexcept {
+    const jsize n = env->GetArrayLength(array);
     switch (kind) {
 #define OOMPI_JAVA_REGION(K, JT, Name)                                                        \
   case rt::type_kind::K:                                                                   \
     if (back)                                                                              \
       env->Set##Name##ArrayRegion(static_cast<JT##Array>(array), 0, n,                     \
-                                  reinterpret_cast<const JT*>(p));                         \
+                                  reinterpret_cast<const JT*>(ptr));                       \
     else                                                                                   \
-      env->Get##Name##ArrayRegion(static_cast<JT##Array>(array), 0, n, reinterpret_cast<JT*>(p)); \
+      env->Get##Name##ArrayRegion(static_cast<JT##Array>(array), 0, n, reinterpret_cast<JT*>(ptr)); \
     break;
       OOMPI_JAVA_REGION(int8, jbyte, Byte)
       OOMPI_JAVA_REGION(int16, jshort, Short)
@@ -574,7 +569,7 @@ inline void send_array(const rt::comm& c, array_ref a, int length, int kind, int
   c.send(u.b, dest, tag);
 }
 
-/// Unpinned when it returns (write_status may then call into the VM).
+/// The array is unpinned (or copied back) when it returns.
 inline rt::status recv_array(const rt::comm& c, array_ref a, int length, int kind, int source,
                              int tag) {
   array_use u(a, length, 0, length, kind, true);

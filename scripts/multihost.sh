@@ -113,7 +113,7 @@ printf '%s slots=2\n%s slots=2\n' "$ADDR1" "$ADDR2" >"$work/hostfile"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 echo "multihost: hosts $ADDR1 ($ns1) and $ADDR2 ($ns2); mpirun $*"
 timeout -k 10 "$limit" ip netns exec "$ns1" unshare --uts "$work/host.sh" 1 \
-  "$mpirun" --hostfile "$work/hostfile" --map-by node \
+  "$mpirun" --hostfile "$work/hostfile" --map-by node --display-map \
   --mca plm_rsh_agent "$work/agent.sh" --mca pml ob1 --mca btl tcp,self \
   --mca btl_tcp_if_include "$IFACE" --mca oob_tcp_if_include "$IFACE" \
   "$@"

@@ -49,15 +49,18 @@ command -v ip >/dev/null && command -v unshare >/dev/null || skip "ip (iproute2)
 "$mpirun" --version 2>/dev/null | grep -Eq "Open MPI|OpenRTE" ||
   skip "$mpirun is not Open MPI's (the rsh agent and MCA flags used here are Open MPI's)"
 
-# Names unique to this run (parallel ctest runs); namespaces of runs whose script is gone
-# (killed with SIGKILL before its trap ran) are removed.
+# Names unique to this run (parallel ctest runs). Namespaces of runs whose script is gone
+# (killed with SIGKILL before its trap ran) are removed with what still runs in them.
 tag=oompi-mh-$$
 for old in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^oompi-mh-[0-9]+-[ab]$'); do
   pid=${old#oompi-mh-}; pid=${pid%-*}
-  kill -0 "$pid" 2>/dev/null || ip netns del "$old" 2>/dev/null
+  kill -0 "$pid" 2>/dev/null && continue
+  pids=$(ip netns pids "$old" 2>/dev/null) && [[ -n $pids ]] && kill -KILL $pids 2>/dev/null
+  ip netns del "$old" 2>/dev/null
+  rm -rf "/tmp/oompi-mh-$pid."* 2>/dev/null
 done
 ns1=$tag-a ns2=$tag-b
-work=$(mktemp -d /tmp/oompi-multihost.XXXXXX)
+work=$(mktemp -d "/tmp/$tag.XXXXXX")
 
 cleanup() {
   local ns pids

@@ -7,7 +7,7 @@
 # every neighbour pair crosses the veth. Needs root (ip netns) and Open MPI.
 #
 #   scripts/multihost.sh [build-dir]
-#       builds what the tests need and runs the CTest tests labelled multihost (cpp.multihost.*:
+#       builds, then runs the CTest tests labelled multihost (cpp.multihost.*:
 #       the C++ p2p, collectives and object transport tests, cross-language object graphs, each
 #       once plainly and once with 2 ms delay and 1 % loss on the link)
 #   scripts/multihost.sh run [--netem] [--timeout S] -- <mpirun app context> [: <app context>...]

@@ -235,11 +235,11 @@ def _failed(code):
 class _Codec:
     """How one collective writes and reads its objects: wire v1 of `type`, or pickle."""
 
-    def __init__(self, op, type):
+    def __init__(self, op, type, many=False):
         self.op, self.type = op, type
         self.pickled = type is None
         self.mark = PICKLED | FAILURE_ARGUMENT if self.pickled else 0
-        elem, self.many = type, False
+        elem, self.many = type, many
         if isinstance(type, _wire.List):
             elem, self.many = type.elem, True
         elif _typing.get_origin(type) is list:
@@ -385,7 +385,7 @@ def oscatter(self, items, root=0, type=None):
 def oscatterv(self, items, counts, root=0, type=None):
     """Rank i gets the list of the next counts[i] of the root's items (items, counts: at the
     root only); ``type=`` the element type (wire v1, C++'s oscatterv) or none (pickled)."""
-    c = _Codec("oscatterv", None if type is None else _wire.List(type))
+    c = _Codec("oscatterv", None if type is None else _wire.List(type), True)
     return _scatter(self, c, items, counts if self.rank == root else None, root)
 
 

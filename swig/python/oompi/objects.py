@@ -7,6 +7,8 @@ and C# APIs also have (the plain names are the buffer calls):
     items = world.ogather(obj, root=0)   items = world.oallgather(obj)
     got = world.oalltoall(items)         total = world.oreduce(x, oompi.SUM, root=0)
     req = world.iorecv(0); obj = req.wait()
+    part = world.oscatterv(items, counts, root=0)
+    nodes = world.oallgather(mine, type=list[oompi.Ref(Node)])   # wire v1: any language
 
 Point-to-point messages: the pickle of the object. Large buffers inside it (NumPy arrays,
 PickleBuffer, bytearray of at least OOB_MIN bytes) travel out of band, each as its own message
@@ -20,10 +22,12 @@ Frames (one tag, in order, from one sender; the non-overtaking rule keeps them t
 An object sent with ``type=`` (a Transportable class: by value; oompi.Ref(cls): a reference;
 list[...]...) is one message of wire v1 bytes and nothing else, exactly what C++ osend/orecv
 exchange; the receiver names the same type (``orecv(source, tag, type=Shape)``). Without
-``type=`` on both sides, objects are pickled. Collectives other than obcast
-pickle their objects (Transportable classes are plain dataclasses, so they pickle too).
+``type=`` on both sides, objects are pickled.
+
+The collectives follow C++'s framing message for message (see "collectives" below), so with
+``type=`` Python ranks take part with C++, Java and C# ranks; pickled collectives use the same
+framing and fail fast, instead of hanging, against a rank that does not pickle.
 """
-import functools as _functools
 import importlib as _importlib
 import sys as _sys
 import operator as _operator

@@ -132,3 +132,108 @@ def test_bad_inputs(world):
     with pytest.raises(ValueError, match="not a pickled object"):
         world.orecv(prv, 41)
     req.wait()
+
+
+# --- collectives in C++'s framing (objects.py; tests/interop/coll_peer.cpp with other languages)
+
+from golden_types import ListNode, Shape, golden_shape  # noqa: E402
+import oompi.objects as objects  # noqa: E402
+
+NODE = oompi.Ref(ListNode)
+
+
+@pytest.fixture(params=["small", "large path"])
+def limit(request):
+    """Every test below twice: as is, and with the large-path limit lowered to 64 bytes (the
+    split collectives and oalltoall then move their bytes point to point, as C++ does)."""
+    if request.param == "large path":
+        objects.OBJECT_INT_LIMIT = 64
+    yield request.param
+    objects.OBJECT_INT_LIMIT = 0x7FFFFFFF
+
+
+def test_typed_collectives(world, limit):
+    n, me = world.size, world.rank
+    shape = world.obcast(golden_shape() if me == n - 1 else None, n - 1, type=Shape)
+    assert shape == golden_shape()
+    # oscatter with type=list[T]: C++'s even blocks (the first len % n ranks get one more)
+    items = [ListNode([i]) for i in range(2 * n + 1)] if me == 0 else None
+    mine = world.oscatter(items, 0, type=list[NODE])
+    first = 2 * me + min(me, 1)
+    assert [x.data for x in mine] == [[first + i] for i in range(3 if me == 0 else 2)]
+    # type=T: one element per rank; ogather/oallgather of lists of shared nodes
+    assert world.oscatter([str(i) for i in range(n)] if me == 0 else None, 0, type=str) == str(me)
+    own = ListNode([-me])
+    part = [ListNode([10 * me + i], own) for i in range(me + 1)]
+    got = world.oallgather(part, type=list[NODE])
+    assert [x.data[0] for x in got] == [10 * r + i for r in range(n) for i in range(r + 1)]
+    assert got[-1].other is got[-n].other  # shared within the last rank's slice
+    assert n == 1 or got[0].other is not got[-1].other  # slices share nothing
+    at_root = world.ogather(me, n - 1, type=oompi.int32)
+    assert at_root == (list(range(n)) if me == n - 1 else None)
+    back = world.oscatterv([ListNode([k]) for k in range(n * (n + 1) // 2)] if me == 0 else None,
+                           list(range(1, n + 1)) if me == 0 else None, 0, type=NODE)
+    assert [x.data[0] for x in back] == list(range(me * (me + 1) // 2, (me + 1) * (me + 2) // 2))
+    got = world.oalltoall(["%d>%d" % (me, i) for i in range(n)], type=str)
+    assert got == ["%d>%d" % (r, me) for r in range(n)]
+    total = world.oallreduce(ListNode([me]), lambda a, b: ListNode(a.data + b.data), type=NODE)
+    assert total.data == list(range(n))
+    assert world.oreduce("%d;" % me, lambda a, b: a + b, n - 1, type=str) == (
+        "".join("%d;" % r for r in range(n)) if me == n - 1 else None)
+
+
+def test_pickled_large_path(world, limit):
+    n, me = world.size, world.rank
+    assert world.oallgather({"r": me, "pad": "x" * 100}) == [{"r": r, "pad": "x" * 100}
+                                                            for r in range(n)]
+    assert world.oscatter([[i] * 50 for i in range(n)] if me == 0 else None, 0) == [me] * 50
+    assert world.oscatterv(list(range(n)) if me == 0 else None, [1] * n, 0) == [me]
+    assert world.oalltoall([(me, i, "y" * 100) for i in range(n)]) == [(i, me, "y" * 100)
+                                                                    for i in range(n)]
+
+
+def test_failures_reach_every_rank(world):
+    """A failure on one rank makes every rank raise (before, the others waited forever)."""
+    n, me = world.size, world.rank
+    # the root's items have the wrong length: ValueError at the root and on every other rank
+    with pytest.raises(ValueError):
+        world.oscatter([1] * (n + 1) if me == 0 else None, 0)
+    # the last rank's object cannot be pickled
+    with pytest.raises(Exception) as e:
+        world.ogather((lambda: 0) if me == n - 1 else me, 0)
+    if me != n - 1:
+        assert isinstance(e.value, oompi.SerializationError)
+    # the function raises on one rank (the one that folds in the last rank's value)
+    def picky(a, b):
+        if b == n - 1:
+            raise KeyError("picky")
+        return a + b
+    if n > 1:
+        with pytest.raises(KeyError if me == (n - 1) & (n - 2) else oompi.SerializationError):
+            world.oallreduce(me, picky)
+    assert world.obcast("in step", 0) == "in step"
+
+
+def test_pickled_and_typed_do_not_mix(world):
+    """One rank with type=, the others pickling: every rank raises a TypeError at once."""
+    n, me = world.size, world.rank
+    if n == 1:
+        return
+    typed = me == n - 1
+    with pytest.raises(TypeError, match="type= on every rank"):
+        world.oallgather(ListNode([me]), type=NODE if typed else None)
+    with pytest.raises(TypeError, match="type= on every rank"):
+        world.oalltoall(["x"] * n, type=str if typed else None)
+    # obcast, oscatter: the receivers raise (after taking the root's bytes, so the root is not
+    # left waiting); the root hears nothing back and returns
+    if not typed:
+        assert world.obcast("z" if me == 0 else None, 0) == "z"
+    else:
+        with pytest.raises(TypeError, match="type= on every rank"):  # the root pickles
+            world.obcast(None, 0, type=str)
+    if me == n - 1:
+        assert world.oscatter([str(i) for i in range(n)], n - 1, type=str) == str(me)
+    else:
+        with pytest.raises(TypeError, match="type= on every rank"):  # the root has type=
+            world.oscatter(None, n - 1)
+    assert world.obcast("in step", 0) == "in step"

@@ -1,6 +1,7 @@
 // The C++ rank of the cross-language object-collective tests (java.interop_collectives with
-// org.oompi.tests.CollPeerJava, csharp.interop_collectives with OompiTests.dll coll_peer): one
-// C++ rank (0) and p - 1 managed ranks take part in the same object collectives, so they must
+// org.oompi.tests.CollPeerJava, csharp.interop_collectives with OompiTests.dll coll_peer,
+// python.interop_collectives with python_tests/coll_peer_python.py): one C++ rank (0) and p - 1
+// managed ranks (of one language or several) take part in the same object collectives, so they must
 // agree on the private communicator (oompi::detail::object_comm, comm.object_comm() of the
 // facade), the {size, code} framing, the split representation, the reduction tree and its tags,
 // the large path and the failure reports of include/oompi/object_ops.hpp.
@@ -9,7 +10,7 @@
 //
 // p ranks, L = p - 1 (a managed rank). One round, then a second with the large-path limit
 // lowered to 64 bytes on every rank (oompi::detail::object_int_limit, C#'s Comm.ObjectIntLimit,
-// Java's ObjectTransport.objectIntLimit), so that the split collectives and oalltoall move their
+// Java's ObjectTransport.objectIntLimit, Python's oompi.objects.OBJECT_INT_LIMIT), so that the split collectives and oalltoall move their
 // bytes point to point:
 //   1. obcast from 0: the golden graph (a shared_ptr<list_node>);
 //   2. obcast from L: a chain of 100 nodes, node i has data [i], other = the head;

@@ -47,7 +47,7 @@ from .ops import UserFunction  # noqa: F401  (also installs Op.create)
 from . import ops as _ops_module
 from . import objects as _objects  # noqa: F401  (installs Comm.osend, orecv, obcast, ...)
 from . import structs as _structs  # noqa: F401  (Datatype.from_dtype, structured arrays)
-from .objects import ObjectRequest  # noqa: F401
+from .objects import ObjectRequest, SerializationError  # noqa: F401
 from . import transportable as wire  # noqa: F401  (oompi.wire.dumps / loads; before the next line)
 from .transportable import (  # noqa: F401
     Array, List, Ref, transportable, is_transportable,

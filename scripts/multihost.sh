@@ -132,7 +132,7 @@ if ((netem)); then
       # The tun devices replace the veth pair, under the same name and addresses.
       ip -n "$ns1" link del "$IFACE"
       "$tools/delay_link" "/run/netns/$ns1" "/run/netns/$ns2" "$IFACE" 2000 >"$work/link" 2>&1 &
-      link_pid=$!
+      link_pid=$! && disown "$link_pid"  # killed by cleanup, with no "Killed" from bash
       for _ in $(seq 50); do grep -q ready "$work/link" && break; sleep 0.1; done
       if grep -q ready "$work/link"; then
         delay="delay_link (a tun pair joined by a process holding each packet)"

@@ -167,7 +167,7 @@ EOF
     echo "multihost: degraded link: 2 ms delay each way by $delay, 1 % loss by $loss, both ends"
   else
     echo "multihost: degraded link: 1 % loss by $loss, both ends; NO DELAY could be applied:" \
-         "$why_no_delay" | tee /dev/stderr
+         "$why_no_delay" >&2
   fi
 fi
 

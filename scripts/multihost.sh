@@ -9,14 +9,24 @@
 #   scripts/multihost.sh [build-dir]
 #       builds, then runs the CTest tests labelled multihost (cpp.multihost.*:
 #       the C++ p2p, collectives and object transport tests, cross-language object graphs, each
-#       once plainly and once with 2 ms delay and 1 % loss on the link)
+#       once plainly and once on the degraded link of --netem)
 #   scripts/multihost.sh run [--netem] [--timeout S] -- <mpirun app context> [: <app context>...]
-#       one job, e.g. `scripts/multihost.sh run -- -np 4 build/tests/test_p2p`; --netem adds
-#       2 ms delay and 1 % loss on both ends of the link. Hosts: 10.213.7.1 and 10.213.7.2.
+#       one job, e.g. `scripts/multihost.sh run -- -np 4 build/tests/test_p2p`. Hosts: 10.213.7.1
+#       and 10.213.7.2. --netem degrades the link: 2 ms delay each way and 1 % loss, both ends.
+#       With netem (tc qdisc netem) where the kernel has it. Elsewhere the loss is done by
+#       nftables (1 % of the packets arriving on the link, dropped at random and counted: the
+#       counts are printed after the job) and the delay by the first that works of
+#         - an eBPF program on egress stamping each packet with a departure time 2 ms ahead
+#           (edt_delay.o), which the fq qdisc honours;
+#         - delay_link: the veth replaced by a tun device in each namespace, joined by a process
+#           that holds each packet 2 ms;
+#       and with neither, the job runs with loss only, and says so and why. Those two tools are
+#       taken from $OOMPI_MULTIHOST_TOOLS (default: build/tests/multihost).
 #
 # Exit code: the job's; 77 when this machine cannot do it (not root, no network namespaces, no
-# Open MPI, or no netem with --netem), with a message saying why; 124 on timeout (default 600 s).
-# The namespaces and every process left in them are removed on exit, also on failure or timeout.
+# Open MPI, or with --netem neither netem nor nftables), with a message saying why; 124 on
+# timeout (default 600 s). The namespaces, with every process, qdisc, nftables table and device in
+# them, are removed on exit, also on failure or timeout; nothing is ever set up outside them.
 set -uo pipefail
 
 readonly ADDR1=10.213.7.1 ADDR2=10.213.7.2 IFACE=mh0
@@ -61,9 +71,12 @@ for old in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^oompi-mh-[
 done
 ns1=$tag-a ns2=$tag-b
 work=$(mktemp -d "/tmp/$tag.XXXXXX")
+tools=${OOMPI_MULTIHOST_TOOLS:-$(cd "$(dirname "$0")/.." && pwd)/build/tests/multihost}
+link_pid=
 
 cleanup() {
   local ns pids
+  [[ -n $link_pid ]] && kill -KILL "$link_pid" 2>/dev/null
   for ns in "$ns1" "$ns2"; do
     # Whatever still runs in our namespaces is this job's (a rank or daemon left by a timeout).
     pids=$(ip netns pids "$ns" 2>/dev/null) && [[ -n $pids ]] && kill -KILL $pids 2>/dev/null
@@ -76,20 +89,86 @@ trap 'exit 130' INT TERM HUP
 
 ip netns add "$ns1" 2>"$work/err" && ip netns add "$ns2" 2>>"$work/err" ||
   skip "cannot create network namespaces: $(cat "$work/err")"
+# in_both cmd...: runs cmd in each namespace, 0 if it succeeds in both; error: what they said
+# on stderr, on one line.
+in_both() { ip netns exec "$ns1" "$@" 2>>"$work/err" && ip netns exec "$ns2" "$@" 2>>"$work/err"; }
+error() { tr -s '\n' ' ' <"$work/err" | sed 's/ $//'; : >"$work/err"; }
+addresses() {
+  ip -n "$ns1" addr add "$ADDR1/24" dev "$IFACE" && ip -n "$ns2" addr add "$ADDR2/24" dev "$IFACE" &&
+    for ns in "$ns1" "$ns2"; do ip -n "$ns" link set lo up && ip -n "$ns" link set "$IFACE" up; done ||
+    { echo "multihost: cannot configure the link between the namespaces" >&2; exit 1; }
+}
 # The veth pair is created inside the first namespace and its peer moved to the second: no
 # interface ever appears in the machine's own namespace.
 ip -n "$ns1" link add "$IFACE" type veth peer name "$IFACE" netns "$ns2" 2>"$work/err" ||
-  skip "cannot create a veth pair: $(cat "$work/err")"
-ip -n "$ns1" addr add "$ADDR1/24" dev "$IFACE" && ip -n "$ns2" addr add "$ADDR2/24" dev "$IFACE" &&
-  for ns in "$ns1" "$ns2"; do ip -n "$ns" link set lo up && ip -n "$ns" link set "$IFACE" up; done ||
-  { echo "multihost: cannot configure the veth pair" >&2; exit 1; }
+  skip "cannot create a veth pair: $(error)"
+addresses
+
+# --netem: netem, else loss by nftables and delay by a stand-in (see the top). loss and delay say
+# what does it, why_no_delay what the ways that failed said.
+loss= delay= why_no_delay=
 if ((netem)); then
-  for ns in "$ns1" "$ns2"; do
-    ip netns exec "$ns" tc qdisc add dev "$IFACE" root netem delay 2ms loss 1% 2>"$work/err" ||
-      skip "netem is not available here (tc: $(tr '\n' ' ' <"$work/err")- the kernel module" \
-           "sch_netem is missing): the round with 2 ms delay and 1 % loss did not run"
-  done
-  echo "multihost: netem on both ends: delay 2ms, loss 1%"
+  : >"$work/err"
+  if in_both tc qdisc add dev "$IFACE" root netem delay 2ms loss 1%; then
+    loss=netem delay=netem
+  else
+    why_no_delay="netem: $(error)"
+    in_both tc qdisc del dev "$IFACE" root  # one end may have it
+    : >"$work/err"
+    if [[ ! -f $tools/edt_delay.o ]]; then
+      why_no_delay+="; eBPF departure time: $tools/edt_delay.o not built (needs clang)"
+    elif in_both tc qdisc add dev "$IFACE" root fq && in_both tc qdisc add dev "$IFACE" clsact &&
+         in_both tc filter add dev "$IFACE" egress bpf da obj "$tools/edt_delay.o" sec tc; then
+      delay="an eBPF departure time honoured by fq"
+    else
+      why_no_delay+="; eBPF departure time + fq: $(error)"
+      in_both tc qdisc del dev "$IFACE" root
+      in_both tc qdisc del dev "$IFACE" clsact
+      : >"$work/err"
+    fi
+    if [[ -z $delay && ! -x $tools/delay_link ]]; then
+      why_no_delay+="; delay_link: $tools/delay_link not built"
+    elif [[ -z $delay ]]; then
+      # The tun devices replace the veth pair, under the same name and addresses.
+      ip -n "$ns1" link del "$IFACE"
+      "$tools/delay_link" "/run/netns/$ns1" "/run/netns/$ns2" "$IFACE" 2000 >"$work/link" 2>&1 &
+      link_pid=$! && disown "$link_pid"  # killed by cleanup, with no "Killed" from bash
+      for _ in $(seq 50); do grep -q ready "$work/link" && break; sleep 0.1; done
+      if grep -q ready "$work/link"; then
+        delay="delay_link (a tun pair joined by a process holding each packet)"
+        addresses
+        for ns in "$ns1" "$ns2"; do ip -n "$ns" link set "$IFACE" mtu 9000; done
+      else
+        why_no_delay+="; delay_link: $(tr '\n' ' ' <"$work/link")"
+        kill -KILL "$link_pid" 2>/dev/null; link_pid=
+        ip -n "$ns1" link add "$IFACE" type veth peer name "$IFACE" netns "$ns2" && addresses
+      fi
+    fi
+    command -v nft >/dev/null ||
+      skip "neither netem ($why_no_delay) nor nft (nftables) here: the degraded round did not run"
+    # Drops on arrival, so that the sender's TCP meets a loss on the wire (a drop on output is
+    # reported to the sending socket, which just sends again: no loss seen by TCP).
+    cat >"$work/loss.nft" <<EOF
+table inet oompi_mh {
+  counter arrived {}
+  counter lost {}
+  chain input {
+    type filter hook input priority filter; policy accept;
+    iifname "$IFACE" counter name arrived
+    iifname "$IFACE" numgen random mod 100 == 0 counter name lost drop
+  }
+}
+EOF
+    in_both nft -f "$work/loss.nft" ||
+      skip "neither netem nor nftables work here ($why_no_delay; nft: $(error))"
+    loss=nftables
+  fi
+  if [[ -n $delay ]]; then
+    echo "multihost: degraded link: 2 ms delay each way by $delay, 1 % loss by $loss, both ends"
+  else
+    echo "multihost: degraded link: 1 % loss by $loss, both ends; NO DELAY could be applied:" \
+         "$why_no_delay" >&2
+  fi
 fi
 
 # host.sh <n> cmd...: runs cmd as host n (hostname and TMPDIR of its own; the caller has entered
@@ -122,4 +201,13 @@ timeout -k 10 "$limit" ip netns exec "$ns1" unshare --uts "$work/host.sh" 1 \
   "$@"
 rc=$?
 ((rc == 124)) && echo "multihost: TIMEOUT after $limit s" >&2
+if [[ $loss == nftables ]]; then
+  count() { ip netns exec "$1" nft list counter inet oompi_mh "$2" | awk '/packets/ {print $2}'; }
+  echo "multihost: nftables dropped $(count "$ns1" lost) of $(count "$ns1" arrived) packets" \
+       "arriving at $ADDR1 and $(count "$ns2" lost) of $(count "$ns2" arrived) at $ADDR2"
+elif [[ $loss == netem ]]; then
+  for ns in "$ns1" "$ns2"; do
+    echo "multihost: netem in $ns: $(ip netns exec "$ns" tc -s qdisc show dev "$IFACE" | grep -m1 Sent)"
+  done
+fi
 exit $rc

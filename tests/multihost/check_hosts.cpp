@@ -11,6 +11,8 @@
 // are spread over every host (at least one rank per namespace, one namespace per address), no
 // rank maps a shared-memory segment, and each rank has a TCP connection of its own to every other
 // host that runs a rank. The same program run by plain `mpirun` on one machine fails.
+// It also prints the round-trip time between rank 0 and the first rank on another host (1-int
+// ping-pong), to show what the link does (scripts/multihost.sh --netem adds delay); no verdict.
 #include <oompi/oompi.hpp>
 
 #include <arpa/inet.h>
@@ -22,6 +24,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -179,5 +182,36 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
   world.bcast(failures, 0);
+
+  // Round trips between rank 0 and the first rank elsewhere (-1: none), median and minimum.
+  int peer = -1;
+  if (r == 0 && failures == 0)
+    for (int i = 1; i < n && peer < 0; ++i)
+      if (all[static_cast<std::size_t>(i)].host != all[0].host) peer = i;
+  world.bcast(peer, 0);
+  if (peer > 0 && (r == 0 || r == peer)) {
+    constexpr int rounds = 200;
+    std::vector<double> us;
+    int ball = 0;
+    for (int k = 0; k < rounds; ++k) {
+      const double t = oompi::environment::wtime();
+      if (r == 0) {
+        world.send(ball, peer, 2);
+        world.recv(ball, peer, 2);
+      } else {
+        world.recv(ball, 0, 2);
+        world.send(ball, 0, 2);
+      }
+      us.push_back((oompi::environment::wtime() - t) * 1e6);
+    }
+    if (r == 0) {
+      std::sort(us.begin(), us.end());
+      std::printf("check_hosts: round trip rank 0 (%s) <-> rank %d (%s): median %.0f us, "
+                  "min %.0f us, max %.0f us over %d\n",
+                  argv[all[0].host + 1], peer, argv[all[static_cast<std::size_t>(peer)].host + 1],
+                  us[rounds / 2], us.front(), us.back(), rounds);
+      std::fflush(stdout);
+    }
+  }
   return failures ? 1 : 0;
 }

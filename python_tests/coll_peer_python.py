@@ -5,6 +5,9 @@ representation, reduction tree, large path and failure reports.
 
     mpirun -np 1 coll_peer : -np N-1 python3 coll_peer_python.py
 
+Then steps 16-23 without type= (pickled_steps.py): coll_peer runs with --pickled and refuses
+each one, taking part in every message these ranks send.
+
 Any mismatch aborts the job, so every rank's exit code says it.
 """
 import os
@@ -15,6 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import oompi  # noqa: E402
 import oompi.objects as objects  # noqa: E402
+import pickled_steps  # noqa: E402
 from golden_types import ListNode, Shape  # noqa: E402
 
 NODE = oompi.Ref(ListNode)
@@ -237,6 +241,8 @@ def run(world):
         check(world.oreduce(leaf(me), picky, last, type=NODE) is None,
               "oreduce to L: None off the root")
     in_step(world, 15)
+    # 16-23: these ranks pickle (no type=), with 1 MiB of data (pickled_steps.py says what)
+    pickled_steps.run(world, in_step, 16)
 
 
 with oompi.Environment() as env:

@@ -7,7 +7,9 @@ Steps 1-6 pass type= (wire v1: the framing Java shares with C++ and C#): obcast 
 side, ogather to Java and to Python, oallgather of shapes, oreduce to either side, oallreduce.
 Steps 7-9 leave type= out (pickled), which Java cannot read: ogather and oallreduce fail on every
 rank, obcast from Java fails on the Python ranks (the root hears nothing back); after each, an
-obcast from both sides shows that the ranks are still in step. Any mismatch aborts the job.
+obcast from both sides shows that the ranks are still in step. Steps 10-17 (pickled_steps.py):
+more pickled calls with 1 MiB of data, some from a pickling Python root, which Java refuses while
+taking part in every message. Any mismatch aborts the job.
 """
 import os
 import sys
@@ -16,6 +18,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import oompi  # noqa: E402
+import pickled_steps  # noqa: E402
 from golden_types import ListNode, Shape, golden_shape  # noqa: E402
 
 NODE = oompi.Ref(ListNode)
@@ -111,6 +114,8 @@ def run(world):
     expect_raise("oallreduce, pickled here", oompi.SerializationError,
                  lambda: world.oallreduce([me], lambda x, y: x + y))
     in_step(world, 9)
+    # 10-17: pickled, with 1 MiB of data (pickled_steps.py says what)
+    pickled_steps.run(world, in_step, 10)
 
 
 with oompi.Environment() as env:

@@ -202,9 +202,25 @@ enum object_failure : std::uint64_t {
   failure_argument = 1,       // bad arguments (at the root)
   failure_serialize = 2,      // an object could not be serialized
   failure_large_path = 4,     // not a failure: the sizes exceed int, use point-to-point
+  // Python's pickled collectives (no type= there) send pickle bytes in this framing with code
+  // failure_pickled | failure_argument, so this side refuses them; its own argument failure
+  // is failure_pickled_argument (docs/wire-format.md section 3).
+  failure_pickled = 8,
+  failure_pickled_argument = 16,
 };
 
+/// True when a pickling Python root's bytes follow its code although this rank refuses them:
+/// the rank still takes them (or the root, on a large message, would wait for it and the next
+/// collective on the private communicator would match them), then throws.
+inline bool pickled_bytes_follow(std::uint64_t code) noexcept {
+  return (code & failure_pickled) && !(code & (failure_serialize | failure_pickled_argument));
+}
+
 [[noreturn]] inline void throw_remote_failure(const char* op, std::uint64_t code) {
+  if (code & failure_pickled)
+    throw std::invalid_argument(std::string(op) +
+                                ": a Python rank pickles its objects (no type= there), which "
+                                "this rank cannot read: pass type= on every Python rank");
   if (code & failure_argument)
     throw std::invalid_argument(std::string(op) + ": invalid arguments on another rank");
   throw serialization_error(std::string(op) +
@@ -214,6 +230,22 @@ enum object_failure : std::uint64_t {
 inline void raise_failures(const char* op, std::uint64_t code, const std::exception_ptr& local) {
   if (local) std::rethrow_exception(local);
   if (code & (failure_argument | failure_serialize)) throw_remote_failure(op, code);
+}
+
+/// After the first frame of a pickling Python root's obcast (`first`): its out-of-band buffers
+/// (NumPy arrays...), one Bcast each, announced by a header b"OOB1", u32 n, n u64 sizes.
+inline void drain_pickled_buffers(const byte_buffer& first, int root, MPI_Comm comm) {
+  if (first.size() < 8 || std::memcmp(first.data(), "OOB1", 4) != 0) return;
+  std::uint32_t n = 0;
+  std::memcpy(&n, first.data() + 4, 4);
+  if (first.size() < 8 + std::size_t{8} * n) return;
+  byte_buffer scratch;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::uint64_t size = 0;
+    std::memcpy(&size, first.data() + 8 + std::size_t{8} * i, 8);
+    scratch.resize(static_cast<std::size_t>(size));
+    bcast_bytes(scratch.data(), scratch.size(), root, comm);
+  }
 }
 
 // Above this many bytes the split collectives move slices point to point instead of through one
@@ -443,9 +475,14 @@ public:
       }
     }
     OOMPI_CHECK(MPI_Bcast, (meta, 2, MPI_UINT64_T, root, comm));
-    raise_failures("oompi::obcast", meta[1], local);
+    const bool refused = !at_root && pickled_bytes_follow(meta[1]);
+    if (!refused) raise_failures("oompi::obcast", meta[1], local);
     if (!at_root) buf.resize(static_cast<std::size_t>(meta[0]));
     bcast_bytes(buf.data(), buf.size(), root, comm);
+    if (refused) {
+      drain_pickled_buffers(buf, root, comm);
+      throw_remote_failure("oompi::obcast", meta[1]);
+    }
     if (!at_root) object_codec<T>::load(buf.data(), buf.size(), obj);
   }
 
@@ -503,7 +540,8 @@ public:
     }
     std::uint64_t mine[2] = {0, 0};
     OOMPI_CHECK(MPI_Scatter, (meta.data(), 2, MPI_UINT64_T, mine, 2, MPI_UINT64_T, root, comm));
-    raise_failures("oompi::oscatter", mine[1], local);
+    const bool refused = !at_root && pickled_bytes_follow(mine[1]);  // take them, then throw
+    if (!refused) raise_failures("oompi::oscatter", mine[1], local);
 
     std::vector<T> out;
     if (!(mine[1] & failure_large_path)) {
@@ -532,6 +570,7 @@ public:
       std::vector<MPI_Request> reqs{irecv_bytes(buf.data(), buf.size(), root, object_tag_large, comm)};
       wait_requests(reqs);
     }
+    if (refused) throw_remote_failure("oompi::oscatter", mine[1]);
     if (at_root)
       object_codec<T>::load_slice(buf.data() + offsets[root], offsets[root + 1] - offsets[root], out);
     else
@@ -673,11 +712,17 @@ public:
       }
     }
     OOMPI_CHECK(MPI_Bcast, (meta, 2, MPI_UINT64_T, 0, comm));
-    if (red.local) std::rethrow_exception(red.local);
-    if (meta[1] != failure_none)
+    // A pickling Python rank 0 whose reduction succeeded broadcasts its pickle: take it first.
+    const bool refused = !at_zero && pickled_bytes_follow(meta[1]);
+    if (red.local && !refused) std::rethrow_exception(red.local);
+    if (meta[1] != failure_none && !refused)
       throw serialization_error("oompi::oallreduce: the reduction failed on another rank");
     if (!at_zero) buf.resize(static_cast<std::size_t>(meta[0]));
     bcast_bytes(buf.data(), buf.size(), 0, comm);
+    if (refused) {
+      if (red.local) std::rethrow_exception(red.local);
+      throw_remote_failure("oompi::oallreduce", meta[1]);
+    }
     if (at_zero) return std::move(*red.value);
     T result{};
     object_codec<T>::load(buf.data(), buf.size(), result);

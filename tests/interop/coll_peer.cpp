@@ -38,6 +38,9 @@
 //      throws its own exception, every other rank a serialization error;
 //  15. oreduce to L with the same function: T throws its own, L a serialization error, the others
 //      return null.
+// With --pickled (python.interop_collectives), steps 16-23 follow: the Python ranks leave type=
+// out (they pickle) in the steps A-H of python_tests/pickled_steps.py, with 1 MiB of data, and
+// this rank refuses each one while taking part in every message the Python ranks send.
 // Any mismatch aborts the job.
 #include <oompi/oompi.hpp>
 #include "golden_types.hpp"
@@ -225,6 +228,48 @@ void round(const oompi::communicator& world, const std::string& pass) {
   check(!world.oreduce(reduce_leaf(0), cat, last), pass + "oreduce of nodes to L: null off the root");
   check_reduced(world.oallreduce(reduce_leaf(0), cat), p, pass + "oallreduce of nodes");
 }
+// Steps A-H of python_tests/pickled_steps.py as steps first .. first + 7: the Python ranks
+// pickle, with 1 MiB of data.
+void pickled(const oompi::communicator& world, int first) {
+  const int p = world.size(), last = p - 1;
+  int n = first;
+  node_ptr refused;
+  // A. obcast from L (a pickle with an out-of-band buffer)
+  expect_throw("A. pickled obcast from L", [&] { world.obcast(refused, last); }, expect::argument);
+  in_step(world, n++);
+  // B. oscatter from L (Scatterv), C. on the large path
+  for (std::size_t limit : {static_cast<std::size_t>(INT_MAX), std::size_t{64}}) {
+    oompi::detail::object_int_limit = limit;
+    expect_throw("B/C. pickled oscatter from L", [&] { world.oscatter(std::vector<node_ptr>{}, last); },
+                 expect::argument);
+    oompi::detail::object_int_limit = static_cast<std::size_t>(INT_MAX);
+    in_step(world, n++);
+  }
+  // D. obcast from here to pickling ranks: this rank succeeds, they throw
+  auto big = node(ints(std::size_t{1} << 18, 5));
+  world.obcast(big, 0);
+  in_step(world, n++);
+  oompi::detail::object_int_limit = 64;  // E .. G on the large path
+  // E. oscatter from here
+  const auto kept = world.oscatter(std::vector<node_ptr>(static_cast<std::size_t>(p), big), 0);
+  check(kept.size() == 1 && kept[0]->data.size() == big->data.size(), "E. oscatter: rank 0's slice");
+  in_step(world, n++);
+  // F. oallgather, G. oalltoall
+  expect_throw("F. oallgather, Python pickles", [&] { world.oallgather(std::vector<node_ptr>{big}); },
+               expect::argument);
+  in_step(world, n++);
+  expect_throw("G. oalltoall, Python pickles",
+               [&] { world.oalltoall(std::vector<node_ptr>(static_cast<std::size_t>(p), big)); },
+               expect::argument);
+  oompi::detail::object_int_limit = static_cast<std::size_t>(INT_MAX);
+  in_step(world, n++);
+  // H. oallreduce: this rank cannot read the pickles it receives
+  expect_throw("H. oallreduce, Python pickles",
+               [&] { world.oallreduce(std::string(std::size_t{1} << 20, 'h'),
+                                      [](const std::string& x, const std::string& y) { return x + y; }); },
+               expect::serialization);
+  in_step(world, n++);
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -277,6 +322,8 @@ int main(int argc, char** argv) {
   else
     check(!world.oreduce(reduce_leaf(0), picky, last), "oreduce to L, the function throws on T: null at 0");
   in_step(world, 15);
+
+  if (argc > 1 && std::string(argv[1]) == "--pickled") pickled(world, 16);
 
   std::printf("coll_peer: ok (%d ranks)\n", p);
   return 0;

@@ -153,6 +153,9 @@ namespace Oompi
         // TagLarge (scatter, gather), one Bcast per rank (allgather).
 
         private const ulong FailureArgument = 1, FailureSerialize = 2, FailureLargePath = 4;
+        // Python's pickled collectives (no type= there): code Pickled | FailureArgument, and
+        // PickledArgument for the pickling rank's own argument failure (docs/wire-format.md 3).
+        private const ulong Pickled = 8, PickledArgument = 16;
         private const int TagLarge = 14;  // object_tag_large
 
         /// <summary>
@@ -165,6 +168,8 @@ namespace Oompi
         private static void RaiseFailures(string op, ulong code, Exception local)
         {
             if (local is not null) System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(local);
+            if ((code & Pickled) != 0)
+                throw new ArgumentException($"oompi: {op}: a Python rank pickles its objects (no type= there), which this rank cannot read: pass type= on every Python rank");
             if ((code & FailureArgument) != 0)
                 throw new ArgumentException($"oompi: {op}: invalid arguments on another rank");
             if ((code & FailureSerialize) != 0)
@@ -194,6 +199,26 @@ namespace Oompi
         // remote failure); null when it goes on (the rank takes part, then throws it).
         private static Exception Fatal(ulong code, Exception typeError) =>
             (code & (FailureArgument | FailureSerialize)) != 0 ? typeError : null;
+
+        // A pickling Python root's bytes follow its code although this rank refuses them: the
+        // rank takes them (or the root, on a large message, would wait for it and the next
+        // collective would match them), then throws.
+        private static bool PickledBytesFollow(ulong code) =>
+            (code & Pickled) != 0 && (code & (FailureSerialize | PickledArgument)) == 0;
+
+        // After the first frame of a pickling Python root's OBcast: its out-of-band buffers, one
+        // Bcast each, announced by a header "OOB1", u32 n, n u64 sizes (little-endian).
+        private static void DrainPickledBuffers(Comm oc, byte[] first, int root)
+        {
+            if (first.Length < 8 || first[0] != 'O' || first[1] != 'O' || first[2] != 'B' || first[3] != '1') return;
+            ulong n = System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(first.AsSpan(4));
+            if ((ulong)first.Length < 8 + 8 * n) return;
+            for (int i = 0; i < (int)n; i++)
+            {
+                ulong size = System.Buffers.Binary.BinaryPrimitives.ReadUInt64LittleEndian(first.AsSpan(8 + 8 * i));
+                oc.Bcast(new byte[Math.Min(size, (ulong)Array.MaxLength)], root);
+            }
+        }
 
         private static void ThrowIf(Exception e)
         {
@@ -229,7 +254,8 @@ namespace Oompi
                 }
             }
             oc.Bcast(meta, root);
-            RaiseFailures("OBcast", meta[1], local ?? Fatal(meta[1], typeError));
+            bool refused = !atRoot && PickledBytesFollow(meta[1]);
+            if (!refused) RaiseFailures("OBcast", meta[1], local ?? Fatal(meta[1], typeError));
             if (!atRoot)
             {
                 if (meta[0] > (ulong)Array.MaxLength)
@@ -237,6 +263,11 @@ namespace Oompi
                 bytes = new byte[(int)meta[0]];
             }
             oc.Bcast(bytes, root);
+            if (refused)
+            {
+                DrainPickledBuffers(oc, bytes, root);
+                RaiseFailures("OBcast", meta[1], null);
+            }
             if (atRoot) return obj;
             ThrowIf(typeError);
             return Wire.ReadTop<T>(new WireReader(bytes, 0, bytes.Length));
@@ -315,7 +346,8 @@ namespace Oompi
                 for (int i = 0; i < p; i++) meta[2 * i + 1] = code;
             }
             oc.Scatter(meta, mine, root);
-            RaiseFailures(op, mine[1], local ?? Fatal(mine[1], typeError));
+            bool refused = !atRoot && PickledBytesFollow(mine[1]);  // take the bytes, then throw
+            if (!refused) RaiseFailures(op, mine[1], local ?? Fatal(mine[1], typeError));
 
             byte[] recv;
             if (atRoot)
@@ -341,6 +373,7 @@ namespace Oompi
                 {
                     if ((mine[1] & FailureLargePath) != 0) DrainLarge(oc, root);
                     else oc.Scatterv(Array.Empty<byte>(), Array.Empty<int>(), Array.Empty<int>(), Array.Empty<byte>(), root);
+                    if (refused) RaiseFailures(op, mine[1], null);
                     throw new SerializationException($"oompi: {op}: a slice of {mine[0]} bytes exceeds the largest C# byte array");
                 }
                 recv = new byte[(int)mine[0]];
@@ -348,6 +381,7 @@ namespace Oompi
                     oc.Scatterv(Array.Empty<byte>(), Array.Empty<int>(), Array.Empty<int>(), recv, root);
                 else
                     oc.Recv(recv, root, TagLarge);
+                if (refused) RaiseFailures(op, mine[1], null);
                 ThrowIf(typeError);
             }
             var result = new List<T>();
@@ -678,8 +712,10 @@ namespace Oompi
                 }
             }
             oc.Bcast(meta, 0);
-            ThrowIf(red.Local);
-            if (meta[1] != 0) throw new SerializationException("oompi: OAllreduce: the reduction failed on another rank");
+            // A pickling Python rank 0 whose reduction succeeded broadcasts its pickle: take it first.
+            bool refused = me != 0 && PickledBytesFollow(meta[1]);
+            if (!refused) ThrowIf(red.Local);
+            if (meta[1] != 0 && !refused) throw new SerializationException("oompi: OAllreduce: the reduction failed on another rank");
             if (me != 0)
             {
                 if (meta[0] > (ulong)Array.MaxLength)
@@ -687,6 +723,7 @@ namespace Oompi
                 bytes = new byte[meta[0]];
             }
             oc.Bcast(bytes, 0);
+            if (refused) RaiseFailures("OAllreduce", meta[1], red.Local);
             if (me == 0) return red.Value;
             return Wire.ReadTop<T>(new WireReader(bytes, 0, bytes.Length));
         }

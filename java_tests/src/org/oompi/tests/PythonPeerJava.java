@@ -15,7 +15,8 @@ import org.oompi.tests.GoldenTypes.Shape;
  * collectives between a Java rank and Python ranks, no C++ rank in the job. Python passes type=
  * (wire v1), so both run C++'s framing on the private object communicator. Then three calls where
  * Python pickles (no type=): each fails fast on every rank that can tell (here, all), and the
- * ranks stay in step. Any mismatch aborts the job.
+ * ranks stay in step. Then steps 10-17 (python_tests/pickled_steps.py): more pickled calls, with
+ * 1 MiB of data, some from a pickling Python root. Any mismatch aborts the job.
  */
 public final class PythonPeerJava {
   private PythonPeerJava() {}
@@ -113,6 +114,63 @@ public final class PythonPeerJava {
     expectThrow("oallreduce, Python pickles", SerializationException.class,
         () -> world.oallreduce(new ListNode(0), ListNode.class, PythonPeerJava::cat));
     inStep(world, 9);
+    pickled(world, 10);
+  }
+
+  static void setLimit(long value) {
+    try {
+      java.lang.reflect.Field limit = Class.forName("org.oompi.ObjectTransport").getDeclaredField("objectIntLimit");
+      limit.setAccessible(true);
+      limit.set(null, value);
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError("ObjectTransport.objectIntLimit", e);
+    }
+  }
+
+  /** Steps A-H of python_tests/pickled_steps.py as steps first .. first + 7: the Python ranks
+   *  pickle, with 1 MiB of data; this rank refuses each step and takes part in every message. */
+  static void pickled(Comm world, int first) {
+    int p = world.getSize(), last = p - 1, n = first;
+    // A. obcast from L (a pickle with an out-of-band buffer)
+    expectThrow("A. pickled obcast from L", IllegalArgumentException.class,
+        () -> world.obcast(null, ListNode.class, last));
+    inStep(world, n++);
+    // B. oscatter from L (Scatterv), C. on the large path
+    for (long limit : new long[] {Integer.MAX_VALUE, 64}) {
+      setLimit(limit);
+      try {
+        expectThrow("B/C. pickled oscatter from L", IllegalArgumentException.class,
+            () -> world.oscatter(null, ListNode.class, last));
+      } finally {
+        setLimit(Integer.MAX_VALUE);
+      }
+      inStep(world, n++);
+    }
+    // D. obcast from here to pickling ranks: this rank succeeds, they throw
+    ListNode big = new ListNode(new int[1 << 18]);
+    world.obcast(big, ListNode.class, 0);
+    inStep(world, n++);
+    setLimit(64);  // E .. G on the large path
+    try {
+      // E. oscatter from here
+      List<ListNode> kept = world.oscatter(java.util.Collections.nCopies(p, big), ListNode.class, 0);
+      check(kept.size() == 1 && kept.get(0).data.length == 1 << 18, "E. oscatter: rank 0's slice");
+      inStep(world, n++);
+      // F. oallgather, G. oalltoall
+      expectThrow("F. oallgather, Python pickles", IllegalArgumentException.class,
+          () -> world.oallgather(List.of(big), ListNode.class));
+      inStep(world, n++);
+      expectThrow("G. oalltoall, Python pickles", IllegalArgumentException.class,
+          () -> world.oalltoall(java.util.Collections.nCopies(p, big), ListNode.class));
+    } finally {
+      setLimit(Integer.MAX_VALUE);
+    }
+    inStep(world, n++);
+    // H. oallreduce: this rank cannot read the pickles it receives
+    BinaryOperator<String> concat = (x, y) -> x + y;
+    expectThrow("H. oallreduce, Python pickles", SerializationException.class,
+        () -> world.oallreduce("h".repeat(1 << 20), concat));
+    inStep(world, n++);
   }
 
   public static void main(String[] args) {

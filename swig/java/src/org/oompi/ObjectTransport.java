@@ -37,6 +37,9 @@ final class ObjectTransport {
   static final long FAILURE_ARGUMENT = 1, FAILURE_SERIALIZE = 2;
   private static final int BYTE = TypeKind.BYTE.swigValue();
   static final long LARGE_PATH = 4;  // not a failure: the root's bytes exceed an int (C++'s failure_large_path)
+  // Python's pickled collectives (no type= there): code PICKLED | FAILURE_ARGUMENT, and
+  // PICKLED_ARGUMENT for the pickling rank's own argument failure (docs/wire-format.md section 3)
+  static final long PICKLED = 8, PICKLED_ARGUMENT = 16;
   // C++'s tags on the private communicator (include/oompi/object_ops.hpp)
   static final int TAG_REDUCE = 11, TAG_REDUCE_FAILED = 12, TAG_FORWARD = 13, TAG_LARGE = 14;
   private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
@@ -174,9 +177,29 @@ final class ObjectTransport {
   // --- collectives --------------------------------------------------------------------------
 
   private static RuntimeException remote(String op, long code) {
+    if ((code & PICKLED) != 0)
+      return new IllegalArgumentException("oompi: " + op + ": a Python rank pickles its objects (no type= there), "
+          + "which this rank cannot read: pass type= on every Python rank");
     if ((code & FAILURE_ARGUMENT) != 0)
       return new IllegalArgumentException("oompi: " + op + ": invalid arguments on another rank");
     return new SerializationException("oompi: " + op + ": another rank could not serialize its objects (it threw there)");
+  }
+
+  /** A pickling Python root's bytes follow its code although this rank refuses them: the rank
+   *  takes them (or the root, on a large message, would wait for it and the next collective
+   *  would match them), then throws. */
+  private static boolean pickledBytesFollow(long code) {
+    return (code & PICKLED) != 0 && (code & (FAILURE_SERIALIZE | PICKLED_ARGUMENT)) == 0;
+  }
+
+  /** After the first frame of a pickling Python root's obcast: its out-of-band buffers, one
+   *  Bcast each, announced by a header "OOB1", u32 n, n u64 sizes (little-endian). */
+  private static void drainPickledBuffers(Comm oc, byte[] first, int root) {
+    if (first.length < 8 || first[0] != 'O' || first[1] != 'O' || first[2] != 'B' || first[3] != '1') return;
+    ByteBuffer h = ByteBuffer.wrap(first).order(ByteOrder.LITTLE_ENDIAN);
+    long n = Integer.toUnsignedLong(h.getInt(4));
+    if (first.length < 8 + 8 * n) return;
+    for (int i = 0; i < n; i++) oc.bcast(new byte[(int) Math.min(h.getLong(8 + 8 * i), MAX_ARRAY)], root);
   }
 
   private static void raise(String op, long code, RuntimeException local) {
@@ -201,9 +224,14 @@ final class ObjectTransport {
         }
       }
       oc.bcast(meta, root);
-      raise("obcast", meta[1], local);
+      boolean refused = !atRoot && pickledBytesFollow(meta[1]);
+      if (!refused) raise("obcast", meta[1], local);
       if (!atRoot) bytes = new byte[(int) meta[0]];
       oc.bcast(bytes, root);
+      if (refused) {
+        drainPickledBuffers(oc, bytes, root);
+        throw remote("obcast", meta[1]);
+      }
       if (atRoot) return obj;
       if (type == null) {
         if (bytes.length == 4 && bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 0 && bytes[3] == 0) return null;
@@ -268,10 +296,12 @@ final class ObjectTransport {
       }
       long[] mine = new long[2];
       oc.scatter(meta, mine, root);
-      raise(op, mine[1], local);
+      boolean refused = !atRoot && pickledBytesFollow(mine[1]);  // take the bytes, then throw
+      if (!refused) raise(op, mine[1], local);
       boolean large = (mine[1] & LARGE_PATH) != 0;
       if (large && mine[0] > MAX_ARRAY) {  // only a C++ root can send that much: take it, then refuse it
         drain(oc, root, TAG_LARGE);
+        if (refused) throw remote(op, mine[1]);
         throw new SerializationException("oompi: " + op + ": a slice of " + mine[0] + " bytes exceeds a Java array");
       }
       byte[] slice = new byte[(int) mine[0]];
@@ -293,6 +323,7 @@ final class ObjectTransport {
       } else {
         oc.recv(slice, root, TAG_LARGE);
       }
+      if (refused) throw remote(op, mine[1]);
       List<T> out = new ArrayList<>();
       WireReader r = new WireReader(slice, 0, slice.length);
       Wire.readList(r, type, out);
@@ -617,14 +648,17 @@ final class ObjectTransport {
         }
       }
       oc.bcast(meta, 0);
-      if (red.local != null) throw unchecked(red.local);
-      if (meta[1] != 0) throw new SerializationException("oompi: oallreduce: the reduction failed on another rank");
+      // A pickling Python rank 0 whose reduction succeeded broadcasts its pickle: take it first.
+      boolean refused = me != 0 && pickledBytesFollow(meta[1]);
+      if (red.local != null && !refused) throw unchecked(red.local);
+      if (meta[1] != 0 && !refused) throw new SerializationException("oompi: oallreduce: the reduction failed on another rank");
       if (me != 0) {
         if (meta[0] > MAX_ARRAY)
           throw new SerializationException("oompi: oallreduce: a result of " + meta[0] + " bytes exceeds a Java array");
         bytes = new byte[(int) meta[0]];
       }
       oc.bcast(bytes, 0);
+      if (refused) throw red.local != null ? unchecked(red.local) : remote("oallreduce", meta[1]);
       if (me == 0) return red.value;
       return Wire.read(bytes, 0, bytes.length, type, false);
     } finally {

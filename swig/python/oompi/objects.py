@@ -378,7 +378,7 @@ _PY_OPS = {
 
 def _py_op(op):
     if isinstance(op, _core.Op):
-        if op.is_null() or op.is_user():
+        if op.is_user():  # (ClosedError for a closed op)
             raise ValueError("oreduce: a user Op works on buffers; pass a Python callable "
                              "f(a, b) for objects")
         from . import OpKind

@@ -17,7 +17,7 @@ import pytest
 import oompi
 
 THREADS = 4
-ROUNDS = int(os.environ.get("OOMPI_THREAD_ROUNDS", "2500"))
+ROUNDS = int(os.environ.get("OOMPI_THREAD_ROUNDS", "400"))
 LARGE = 256 * 1024  # doubles: 2 MiB, rendezvous protocol and out-of-band pickle buffers
 LARGE_EVERY = 50    # round trips between two large messages
 
@@ -99,6 +99,49 @@ def worker(world, t, errors, done):
         done.append(t)
     except BaseException as e:  # noqa: B902 - reported by the main thread
         errors.append((t, repr(e)))
+
+
+def test_first_use_from_threads():
+    # Four threads use a Transportable class for the first time at once (its plan is compiled
+    # then, running Python code that lets other threads in): each must encode every field.
+    # Before the compilation had a lock, a thread could take the plan before its fields were
+    # filled in and the native side kept that empty plan for good.
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    bad = []
+    try:
+        for k in range(60):
+            ns = {"oompi": oompi}
+            exec("from typing import Optional\n"
+                 "class C%d:\n"
+                 "    a: oompi.int32 = 0\n"
+                 "    s: str = ''\n"
+                 "    n: Optional['C%d'] = None\n" % (k, k), ns)
+            cls = ns["C%d" % k]
+            cls = oompi.transportable(dataclass(eq=False)(cls))
+            cls.__module__ = __name__
+            globals()[cls.__name__] = cls
+            start = threading.Barrier(4)
+
+            def use():
+                start.wait()
+                try:
+                    x = cls(7, "x")
+                    x.n = x
+                    y = oompi.wire.loads(oompi.wire.dumps(x, oompi.Ref(cls)), oompi.Ref(cls))
+                    if (y.a, y.s) != (7, "x") or y.n is not y:
+                        bad.append((k, "fields lost"))
+                except Exception as e:  # noqa: B902
+                    bad.append((k, repr(e)))
+
+            threads = [threading.Thread(target=use) for _ in range(4)]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert bad == []
 
 
 def test_threads_round_trips():

@@ -576,8 +576,8 @@ inline bool pickle_ready() {
   if (g_pickle_dumps) return true;
   PyObject* m = PyImport_ImportModule("pickle");
   if (!m) return false;
-  g_pickle_dumps = PyObject_GetAttrString(m, "dumps");
   g_pickle_loads = PyObject_GetAttrString(m, "loads");
+  g_pickle_dumps = PyObject_GetAttrString(m, "dumps");  // last: the flag other threads test
   Py_DECREF(m);
   return g_pickle_dumps && g_pickle_loads;
 }

@@ -576,8 +576,8 @@ inline bool pickle_ready() {
   if (g_pickle_dumps) return true;
   PyObject* m = PyImport_ImportModule("pickle");
   if (!m) return false;
-  g_pickle_dumps = PyObject_GetAttrString(m, "dumps");
   g_pickle_loads = PyObject_GetAttrString(m, "loads");
+  g_pickle_dumps = PyObject_GetAttrString(m, "dumps");  // last: the flag other threads test
   Py_DECREF(m);
   return g_pickle_dumps && g_pickle_loads;
 }
@@ -641,6 +641,25 @@ inline PyObject* call_objects(const char* name, PyObject* const* args, Py_ssize_
   return r;
 }
 
+/// Replaces the exception in flight (an Exception, not KeyboardInterrupt and the like) by a
+/// ValueError with `what`, the original as its cause: a corrupt message, or an object nested
+/// too deeply to pickle, is bad input, like the same failure in oompi/objects.py.
+inline void as_value_error(const char* what) {
+  if (!PyErr_ExceptionMatches(PyExc_Exception)) return;
+  PyObject *type, *cause, *tb;
+  PyErr_Fetch(&type, &cause, &tb);
+  PyErr_NormalizeException(&type, &cause, &tb);
+  if (tb) PyException_SetTraceback(cause, tb);
+  PyErr_Format(PyExc_ValueError, "%s (%S)", what, cause);
+  PyObject *t2, *v2, *tb2;
+  PyErr_Fetch(&t2, &v2, &tb2);
+  PyErr_NormalizeException(&t2, &v2, &tb2);
+  PyException_SetCause(v2, cause);  // steals cause
+  PyErr_Restore(t2, v2, tb2);
+  Py_XDECREF(type);
+  Py_XDECREF(tb);
+}
+
 inline bool send_bytes(rt::comm* c, PyObject* data, int dest, int tag) {
   fast_view v;
   rt::buffer b;
@@ -691,7 +710,12 @@ inline PyObject* fast_osend(PyObject* self, PyObject* const* args, Py_ssize_t na
     data = PyObject_Vectorcall(g_pickle_dumps, call, 2, kw);
     Py_DECREF(cb);
   }
-  if (!data) return nullptr;
+  if (!data) {
+    if (PyErr_ExceptionMatches(PyExc_RecursionError))
+      as_value_error("oompi: the object is nested too deeply to pickle; send it in parts, or "
+                     "as a Transportable class (type=), whose encoder has no depth limit");
+    return nullptr;
+  }
   bool ok;
   const Py_ssize_t n = oob ? PyList_GET_SIZE(oob) : 0;
   if (n == 0) {
@@ -791,6 +815,7 @@ inline PyObject* fast_orecv(PyObject* self, PyObject* const* args, Py_ssize_t na
     obj = call_objects("_wire_loads", call, 2);
   } else if (n > 0 && static_cast<unsigned char>(PyBytes_AS_STRING(data)[0]) == 0x80) {
     obj = PyObject_Vectorcall(g_pickle_loads, &data, 1, nullptr);
+    if (!obj) as_value_error("oompi: the message is not a pickled object");
   } else {
     PyObject* status = new_status(st);
     if (!status) return Py_DECREF(data), nullptr;

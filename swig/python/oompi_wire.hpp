@@ -51,8 +51,39 @@ struct plan {
   PyTypeObject* cls = nullptr;  // owned reference
   std::vector<std::pair<PyObject*, std::unique_ptr<tdesc>>> fields;  // names owned
   std::vector<std::pair<PyObject*, PyObject*>> defaults;             // owned
-  bool tail = false;  // last field is a reference to this same plan: written in a loop
+  long long min_bytes = -1;  // fewest bytes an object takes on the wire (-1: not known yet)
 };
+
+/// Objects and lists are written and read with an explicit stack of frames, not by recursion,
+/// so a graph linked through any field, or lists nested in lists, goes as deep as this without
+/// touching the C stack. Deeper (only a cycle of objects held by value, or a corrupt message,
+/// in practice) is a ValueError. A frame whose last item is being handled is dropped first, so
+/// a chain through last fields (a linked list) keeps the stack at constant depth.
+constexpr std::size_t max_depth = std::size_t{1} << 20;
+
+inline bool is_leaf(kind k) {
+  return k == kind::num || k == kind::str || k == kind::bytes || k == kind::array;
+}
+
+/// The fewest bytes a value of d takes: a size read from a message is checked against it.
+inline std::uint64_t min_bytes(const tdesc& d) {
+  switch (d.k) {
+    case kind::num: return static_cast<std::uint64_t>(num_size(d.n));
+    case kind::ref: return 4;
+    case kind::strct: {
+      plan& p = *d.p;
+      if (p.min_bytes == -2) return 0;  // a class that holds itself by value: no bound
+      if (p.min_bytes < 0) {
+        p.min_bytes = -2;
+        std::uint64_t n = 0;
+        for (const auto& f : p.fields) n += min_bytes(*f.second);
+        p.min_bytes = static_cast<long long>(n);
+      }
+      return static_cast<std::uint64_t>(p.min_bytes);
+    }
+    default: return 8;  // str, bytes, list, array: the size
+  }
+}
 
 // Plans live for the process (classes are not unloaded in practice); keyed by the plan list.
 inline std::unordered_map<PyObject*, plan*>& plans() {
@@ -145,8 +176,6 @@ inline plan* compile_plan(PyObject* lst) {
     Py_INCREF(value);
     p->defaults.emplace_back(name, value);
   }
-  p->tail = !p->fields.empty() && p->fields.back().second->k == kind::ref &&
-            p->fields.back().second->p == p;
   return p;
 }
 
@@ -156,6 +185,7 @@ struct writer {
   std::unordered_map<PyObject*, std::uint32_t> ids;
   std::vector<PyObject*> held;  // objects numbered: kept alive so their addresses stay unique
   ~writer() {
+    for (const auto& f : stack) Py_DECREF(f.obj);
     for (PyObject* o : held) Py_DECREF(o);
   }
 
@@ -239,7 +269,8 @@ struct writer {
     return false;
   }
 
-  bool value(PyObject* v, const tdesc& d) {
+  /// One number, string, byte string or array.
+  bool leaf(PyObject* v, const tdesc& d) {
     switch (d.k) {
       case kind::num: return number(v, d.n);
       case kind::str: {
@@ -259,26 +290,103 @@ struct writer {
         PyBuffer_Release(&b);
         return true;
       }
-      case kind::array: return array(v, d);
+      default: return array(v, d);
+    }
+  }
+
+  // The stack (see max_depth): an object whose fields are being written, or a list.
+  struct frame {
+    PyObject* obj;      // owned: the object, or the list as a PySequence_Fast
+    const plan* p;      // the object's plan; null for a list
+    const tdesc* elem;  // a list's element type
+    Py_ssize_t i, n;    // next item, items
+  };
+  std::vector<frame> stack;
+
+  bool value(PyObject* v, const tdesc& d) {
+    Py_INCREF(v);
+    if (!item(v, d)) return false;
+    while (!stack.empty()) {
+      frame& f = stack.back();
+      PyObject* x;
+      const tdesc* xd;
+      if (f.p) {
+        xd = f.p->fields[static_cast<std::size_t>(f.i)].second.get();
+        x = PyObject_GetAttr(f.obj, f.p->fields[static_cast<std::size_t>(f.i)].first);
+        if (!x) return false;
+      } else {
+        if (f.i >= PySequence_Fast_GET_SIZE(f.obj)) {  // changed by code run for an attribute
+          PyErr_SetString(PyExc_RuntimeError, "oompi.wire: a list changed size while written");
+          return false;
+        }
+        xd = f.elem;
+        x = PySequence_Fast_ITEMS(f.obj)[f.i];
+        Py_INCREF(x);
+      }
+      if (++f.i == f.n) {  // the last item: its own frame, if any, takes this one's place
+        Py_DECREF(f.obj);
+        stack.pop_back();
+      }
+      if (!item(x, *xd)) return false;
+    }
+    return true;
+  }
+
+  /// Writes one value, taking over the reference to v: in place, or as a frame for the fields
+  /// of an object or the items of a list.
+  bool item(PyObject* v, const tdesc& d) {
+    switch (d.k) {
+      case kind::strct:
+        if (!check_class(v, *d.p)) break;
+        return push(v, d.p, nullptr, static_cast<Py_ssize_t>(d.p->fields.size()));
+      case kind::ref: {
+        int fresh = 0;
+        if (!ref_head(v, *d.p, fresh)) break;
+        if (fresh) return push(v, d.p, nullptr, static_cast<Py_ssize_t>(d.p->fields.size()));
+        Py_DECREF(v);
+        return true;
+      }
       case kind::list: {
         PyObject* seq = PySequence_Fast(v, "oompi.wire: expected a sequence");
+        Py_DECREF(v);
         if (!seq) return false;
         const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
         put_size(static_cast<std::uint64_t>(n));
+        if (!is_leaf(d.elem->k)) return push(seq, nullptr, d.elem.get(), n);
         PyObject** items = PySequence_Fast_ITEMS(seq);
         bool ok = true;
         if (d.elem->k == kind::num && d.elem->n == num::i32) {
           for (Py_ssize_t i = 0; ok && i < n; ++i) ok = int32(items[i]);
         } else {
-          for (Py_ssize_t i = 0; ok && i < n; ++i) ok = value(items[i], *d.elem);
+          for (Py_ssize_t i = 0; ok && i < n; ++i) ok = leaf(items[i], *d.elem);
         }
         Py_DECREF(seq);
         return ok;
       }
-      case kind::strct: return fields(v, *d.p);
-      case kind::ref: return ref(v, *d.p);
+      default: {
+        const bool ok = leaf(v, d);
+        Py_DECREF(v);
+        return ok;
+      }
     }
+    Py_DECREF(v);
     return false;
+  }
+
+  bool push(PyObject* obj, const plan* p, const tdesc* elem, Py_ssize_t n) {
+    if (n == 0) {
+      Py_DECREF(obj);
+      return true;
+    }
+    if (stack.size() >= max_depth) {
+      Py_DECREF(obj);
+      PyErr_Format(PyExc_ValueError,
+                   "oompi.wire: objects or lists nested more than %zu deep (an object that "
+                   "holds itself by value?)", max_depth);
+      return false;
+    }
+    stack.push_back({obj, p, elem, 0, n});
+    return true;
   }
 
   bool array(PyObject* v, const tdesc& d) {
@@ -328,30 +436,6 @@ struct writer {
     return false;
   }
 
-  bool fields(PyObject* v, const plan& p) {
-    for (;;) {
-      if (!check_class(v, p)) return false;
-      const std::size_t n = p.fields.size();
-      for (std::size_t i = 0; i + (p.tail ? 1 : 0) < n; ++i) {
-        PyObject* x = PyObject_GetAttr(v, p.fields[i].first);
-        if (!x) return false;
-        const bool ok = value(x, *p.fields[i].second);
-        Py_DECREF(x);
-        if (!ok) return false;
-      }
-      if (!p.tail) return true;
-      // Tail link: the referenced object's fields are the last thing written for this one,
-      // so write them in this loop instead of recursing (long lists, constant stack).
-      PyObject* next = PyObject_GetAttr(v, p.fields.back().first);
-      if (!next) return false;
-      Py_DECREF(next);  // `v` (alive through its referrer) keeps it alive
-      int fresh = 0;
-      if (!ref_head(next, p, fresh)) return false;
-      if (!fresh) return true;
-      v = next;
-    }
-  }
-
   /// Writes the id of a reference; fresh = 1 when the object's fields must follow.
   bool ref_head(PyObject* v, const plan& p, int& fresh) {
     fresh = 0;
@@ -378,11 +462,6 @@ struct writer {
     return true;
   }
 
-  bool ref(PyObject* v, const plan& p) {
-    int fresh = 0;
-    if (!ref_head(v, p, fresh)) return false;
-    return !fresh || fields(v, p);
-  }
 };
 
 // --- reading ---------------------------------------------------------------------------------
@@ -390,7 +469,23 @@ struct reader {
   const unsigned char* at;
   const unsigned char* end;
   std::vector<PyObject*> objs;  // by id - 1 (strong references while reading)
+  // The stack (see max_depth): an object whose fields are being read, or a list being filled.
+  struct frame {
+    PyObject* obj;      // owned
+    const plan* p;      // the object's plan; null for a list
+    const tdesc* elem;  // a list's element type
+    Py_ssize_t i, n;    // next item, items
+    bool placed;        // a referenced object: already stored where it is referenced
+  };
+  std::vector<frame> stack;
+  PyObject* root = nullptr;  // the value read (owned until returned)
+
+  reader(const unsigned char* begin, const unsigned char* stop) : at(begin), end(stop) {}
+  reader(const reader&) = delete;
+  reader& operator=(const reader&) = delete;
   ~reader() {
+    for (const auto& f : stack) Py_DECREF(f.obj);
+    Py_XDECREF(root);
     for (PyObject* o : objs) Py_DECREF(o);
   }
 
@@ -408,9 +503,12 @@ struct reader {
     at += sizeof(T);
     return true;
   }
-  bool size(std::uint64_t& n) {
-    // Each element takes at least one byte: a size larger than what is left is corrupt.
-    return get(n) && (n <= static_cast<std::uint64_t>(end - at) || fail("size too large"));
+  /// A size of elements taking at least `unit` bytes each: more than what is left is corrupt
+  /// (checked before anything is allocated for them).
+  bool size(std::uint64_t& n, std::uint64_t unit = 1) {
+    if (!get(n)) return false;
+    const auto left = static_cast<std::uint64_t>(end - at);
+    return n <= (unit > 1 ? left / unit : left) || fail("size too large");
   }
 
   PyObject* number(num n) {
@@ -438,7 +536,8 @@ struct reader {
     return nullptr;
   }
 
-  PyObject* value(const tdesc& d) {
+  /// One number, string, byte string or array.
+  PyObject* leaf(const tdesc& d) {
     switch (d.k) {
       case kind::num: return number(d.n);
       case kind::str: {
@@ -479,27 +578,109 @@ struct reader {
         Py_DECREF(raw);
         return a;  // read-only view of an immutable bytes object; copy() to modify
       }
-      case kind::list: {
-        std::uint64_t n;
-        if (!size(n)) return nullptr;
-        PyObject* l = PyList_New(static_cast<Py_ssize_t>(n));
-        if (!l) return nullptr;
-        for (std::uint64_t i = 0; i < n; ++i) {
-          PyObject* x = value(*d.elem);
-          if (!x) return Py_DECREF(l), nullptr;
-          PyList_SET_ITEM(l, static_cast<Py_ssize_t>(i), x);
-        }
-        return l;
-      }
+      default: return nullptr;
+    }
+  }
+
+  PyObject* value(const tdesc& d) {
+    PyObject* x;
+    if (!item(d, x)) return nullptr;
+    root = x;  // null for an object or list held by value: placed here when complete
+    while (!stack.empty()) {
+      const std::size_t top = stack.size() - 1;
+      const frame& f = stack[top];
+      if (!item(f.p ? *f.p->fields[static_cast<std::size_t>(f.i)].second : *f.elem, x))
+        return nullptr;
+      if (x && !place(top, x)) return nullptr;
+      if (!settle(top)) return nullptr;
+    }
+    x = root;
+    root = nullptr;
+    return x;
+  }
+
+  /// Reads one value: x set (a new reference), or null when a frame was pushed for an object
+  /// or list held by value, which settle() places once complete. A new referenced object is
+  /// placed at once (its fields follow in its frame): later references to it need it there.
+  bool item(const tdesc& d, PyObject*& x) {
+    x = nullptr;
+    switch (d.k) {
       case kind::strct: {
         PyObject* o = make(*d.p);
-        if (!o) return nullptr;
-        if (!fields(o, *d.p)) return Py_DECREF(o), nullptr;
-        return o;
+        if (!o) return false;
+        if (d.p->fields.empty()) return x = o, true;
+        return push(o, d.p, nullptr, static_cast<Py_ssize_t>(d.p->fields.size()), false);
       }
-      case kind::ref: return ref(*d.p);
+      case kind::ref: {
+        bool fresh = false;
+        PyObject* o = ref_head(*d.p, fresh);
+        if (!o) return false;
+        if (fresh && !d.p->fields.empty()) {
+          Py_INCREF(o);
+          if (!push(o, d.p, nullptr, static_cast<Py_ssize_t>(d.p->fields.size()), true))
+            return Py_DECREF(o), false;
+        }
+        return x = o, true;
+      }
+      case kind::list: {
+        std::uint64_t n;
+        if (!size(n, min_bytes(*d.elem))) return false;
+        PyObject* l = PyList_New(static_cast<Py_ssize_t>(n));
+        if (!l) return false;
+        if (n == 0) return x = l, true;
+        if (!is_leaf(d.elem->k))
+          return push(l, nullptr, d.elem.get(), static_cast<Py_ssize_t>(n), false);
+        for (std::uint64_t i = 0; i < n; ++i) {
+          PyObject* e = leaf(*d.elem);
+          if (!e) return Py_DECREF(l), false;
+          PyList_SET_ITEM(l, static_cast<Py_ssize_t>(i), e);
+        }
+        return x = l, true;
+      }
+      default: return (x = leaf(d)) != nullptr;
     }
-    return nullptr;
+  }
+
+  bool push(PyObject* o, const plan* p, const tdesc* elem, Py_ssize_t n, bool placed) {
+    if (stack.size() >= max_depth) {
+      Py_DECREF(o);
+      return fail("objects or lists nested too deeply");
+    }
+    stack.push_back({o, p, elem, 0, n, placed});
+    return true;
+  }
+
+  /// Stores x (taken over) as the next item of frame k.
+  bool place(std::size_t k, PyObject* x) {
+    frame& f = stack[k];
+    if (f.p) {
+      const int rc = PyObject_SetAttr(f.obj, f.p->fields[static_cast<std::size_t>(f.i)].first, x);
+      Py_DECREF(x);
+      if (rc < 0) return false;
+    } else {
+      PyList_SET_ITEM(f.obj, f.i, x);
+    }
+    ++f.i;
+    return true;
+  }
+
+  /// Drops frame k and those below it while complete, placing each object held by value in
+  /// the frame below (or as the root). A frame above k (the item just begun) stays on top.
+  bool settle(std::size_t k) {
+    for (;;) {
+      const frame f = stack[k];
+      if (f.i < f.n) return true;
+      stack.erase(stack.begin() + static_cast<std::ptrdiff_t>(k));
+      if (f.placed) {
+        Py_DECREF(f.obj);
+      } else if (k == 0) {
+        root = f.obj;
+      } else if (!place(k - 1, f.obj)) {
+        return false;
+      }
+      if (k == 0) return true;
+      --k;
+    }
   }
 
   PyObject* make(const plan& p) {
@@ -510,28 +691,6 @@ struct reader {
       if (PyObject_SetAttr(o, name, v) < 0) return Py_DECREF(o), nullptr;
     }
     return o;
-  }
-
-  bool fields(PyObject* o, const plan& p) {
-    for (;;) {
-      const std::size_t n = p.fields.size();
-      for (std::size_t i = 0; i + (p.tail ? 1 : 0) < n; ++i) {
-        PyObject* x = value(*p.fields[i].second);
-        if (!x) return false;
-        const int rc = PyObject_SetAttr(o, p.fields[i].first, x);
-        Py_DECREF(x);
-        if (rc < 0) return false;
-      }
-      if (!p.tail) return true;
-      bool fresh = false;
-      PyObject* next = ref_head(p, fresh);
-      if (!next) return false;
-      const int rc = PyObject_SetAttr(o, p.fields.back().first, next);
-      Py_DECREF(next);
-      if (rc < 0) return false;
-      if (!fresh) return true;
-      o = next;  // alive: held in objs
-    }
   }
 
   /// Reads a reference's id: a new reference to the object (made, fields not read yet, when
@@ -557,13 +716,6 @@ struct reader {
     return o;
   }
 
-  PyObject* ref(const plan& p) {
-    bool fresh = false;
-    PyObject* o = ref_head(p, fresh);
-    if (!o || !fresh) return o;
-    if (!fields(o, p)) return Py_DECREF(o), nullptr;
-    return o;
-  }
 };
 
 /// dumps(obj, desc) -> bytes
@@ -601,8 +753,8 @@ inline PyObject* loads(PyObject*, PyObject* const* args, Py_ssize_t n) {
   }
   Py_buffer b;
   if (PyObject_GetBuffer(args[0], &b, PyBUF_C_CONTIGUOUS) < 0) return nullptr;
-  reader r{static_cast<const unsigned char*>(b.buf),
-           static_cast<const unsigned char*>(b.buf) + b.len, {}};
+  reader r(static_cast<const unsigned char*>(b.buf),
+           static_cast<const unsigned char*>(b.buf) + b.len);
   PyObject* o = r.value(*it->second);
   const bool left = o && r.at != r.end;
   PyBuffer_Release(&b);

@@ -245,6 +245,25 @@ def _finalize_at_exit():
         env.close()
 %}
 
+// A handle argument that is None, or not a handle of its class: a TypeError naming the Python
+// class (SWIG's own error names a C++ reference type: "invalid null reference ... of type
+// 'oompi::rt::comm const &'"). A closed handle passes here and the facade raises ClosedError
+// naming what was closed.
+%define OOMPI_PY_HANDLE_ARG(TYPE, PYNAME)
+%typemap(in) const TYPE& (void* argp = 0) %{
+  if (!SWIG_IsOK(SWIG_ConvertPtr($input, &argp, $descriptor(TYPE*), 0)) || !argp) {
+    PyErr_Format(PyExc_TypeError, "%s: expected an oompi." PYNAME ", not '%.200s'", "$symname",
+                 Py_TYPE($input)->tp_name);
+    SWIG_fail;
+  }
+  $1 = reinterpret_cast<TYPE*>(argp);
+%}
+%enddef
+OOMPI_PY_HANDLE_ARG(oompi::rt::comm, "Comm")
+OOMPI_PY_HANDLE_ARG(oompi::rt::op, "Op")
+OOMPI_PY_HANDLE_ARG(oompi::rt::group, "Group")
+OOMPI_PY_HANDLE_ARG(oompi::rt::datatype, "Datatype")
+
 %include "../oompi.i"
 
 // --- mpi4py interop: an mpi4py.MPI.Comm wherever a communicator is expected ------------------

@@ -46,9 +46,17 @@ except ImportError:  # pragma: no cover - NumPy is a dependency of the tests, no
 OOB_MIN = 64 * 1024  # buffers smaller than this are cheaper to copy into the pickle
 _HEADER = _struct.Struct("<4sI")
 _OOB = b"OOB1"
-_dumps = _pickle.dumps
 _loads = _pickle.loads
 _PROTOCOL = 5
+
+
+def _dumps(obj, protocol, buffer_callback=None):
+    try:
+        return _pickle.dumps(obj, protocol, buffer_callback=buffer_callback)
+    except RecursionError as e:  # bad input, not a bug in the caller's code
+        raise ValueError("oompi: the object is nested too deeply to pickle; send it in parts, "
+                         "or as a Transportable class (type=), whose encoder has no depth "
+                         "limit") from e
 
 
 def _encode(obj, wire_type=None):
@@ -77,11 +85,18 @@ def _decode_first(data):
     mv = memoryview(data)
     if mv.nbytes >= 4 and mv[0] != 0x80:
         if bytes(mv[:4]) == _OOB:
-            _, n = _HEADER.unpack_from(mv)
+            n = _HEADER.unpack_from(mv)[1] if mv.nbytes >= _HEADER.size else 0
+            if n == 0 or _HEADER.size + 8 * n > mv.nbytes:
+                raise ValueError("oompi: corrupt message: an out-of-band header for %d buffers "
+                                 "in a first frame of %d bytes" % (n, mv.nbytes))
             sizes = _struct.unpack_from("<%dQ" % n, mv, _HEADER.size)
             return None, (sizes, mv[_HEADER.size + 8 * n:])
+    return _unpickle_or_fail(mv), None
+
+
+def _unpickle_or_fail(mv, buffers=None):
     try:
-        return _loads(mv), None
+        return _loads(mv, buffers=buffers)
     except Exception as e:
         raise ValueError("oompi: the message is not a pickled object (%s); a Transportable "
                          "object or a C++ osend is read with orecv(..., type=TheClass) or "
@@ -116,12 +131,19 @@ def _recv_rest(self, first, st):
     if rest is None:
         return obj
     sizes, pickled = rest
+    # Each buffer is its own message, received at the size it has (matched first): a corrupt
+    # header cannot make us allocate a size nobody sent, nor leave frames behind.
     bufs = []
     for n in sizes:
-        b = bytearray(n)
-        self.recv(b, st.source, st.tag)
+        msg = self.mprobe(st.source, st.tag)
+        b = bytearray(msg.count_bytes)
+        msg.recv(b)
         bufs.append(b)
-    return _loads(pickled, buffers=bufs)
+    got = [len(b) for b in bufs]
+    if got != list(sizes):
+        raise ValueError("oompi: corrupt message: out-of-band buffers of %s bytes announced, "
+                         "%s received" % (list(sizes), got))
+    return _unpickle_or_fail(pickled, bufs)
 
 
 def _orecv_py(self, source=_core.ANY_SOURCE, tag=_core.ANY_TAG, type=None, with_status=False):
@@ -580,7 +602,7 @@ _PY_OPS = {
 
 def _py_op(op):
     if isinstance(op, _core.Op):
-        if op.is_null() or op.is_user():
+        if op.is_user():  # (ClosedError for a closed op)
             raise ValueError("oreduce: a user Op works on buffers; pass a Python callable "
                              "f(a, b) for objects")
         from . import OpKind

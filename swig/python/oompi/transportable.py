@@ -34,6 +34,7 @@ no per-object introspection.
 """
 import dataclasses as _dc
 import sys as _sys
+import threading as _threading
 import typing as _typing
 
 import importlib as _importlib
@@ -175,21 +176,51 @@ def _fields_of(cls, names):
 
 
 _descs = {}
+# Compiling a class runs Python code (the annotations), so another thread may run meanwhile: it
+# must never see a plan whose fields are not filled in yet (the native side would keep that
+# empty plan for good). One lock for the compilation; its descriptors are published in _descs
+# only when the outermost one is complete.
+_lock = _threading.RLock()
+_building = {}  # descriptors of the compilation in progress (this thread, under _lock)
+_depth = 0
 
 
 def _desc(t):
     """The descriptor tuple of a type annotation (see oompi_wire.hpp)."""
+    global _depth
     try:
-        if t in _descs:
-            return _descs[t]
-    except TypeError:
-        pass
-    d = _make_desc(t)
-    try:
-        _descs[t] = d
-    except TypeError:
-        pass
-    return d
+        d = _descs.get(t)
+    except TypeError:  # an unhashable annotation
+        d = None
+    if d is not None:
+        return d
+    with _lock:
+        try:
+            d = _descs.get(t) or _building.get(t)
+        except TypeError:
+            pass
+        if d is not None:
+            return d
+        _depth += 1
+        ok = False
+        try:
+            d = _make_desc(t)
+            try:
+                _building[t] = d
+            except TypeError:
+                pass
+            ok = True
+        except RecursionError:
+            if _depth > 1:  # said once, by the outermost call
+                raise
+            raise TypeError("oompi.transportable: a type annotation nested too deeply") from None
+        finally:
+            _depth -= 1
+            if _depth == 0:
+                if ok:
+                    _descs.update(_building)
+                _building.clear()
+        return d
 
 
 def _make_desc(t):

@@ -75,19 +75,25 @@ OOMPI_DETAIL_COLD inline int truncated_mrecv(void* data, int count, MPI_Datatype
   return MPI_ERR_TRUNCATE;
 }
 
-/// The size of a probed message, and whether it fits in count elements of type.
+/// Whether a probed message fits in count elements of type; `bytes` is its size when it does
+/// not. One MPI_Get_count on the hot path (whole elements, MPI_UNDEFINED when not a whole
+/// number or more than INT_MAX); the exact byte sizes only when that cannot tell.
 inline bool fits(const MPI_Status& probed, int count, MPI_Datatype type, MPI_Count& bytes) {
+  int n = MPI_UNDEFINED;
+  MPI_Get_count(&probed, type, &n);
+  if (OOMPI_DETAIL_LIKELY(n != MPI_UNDEFINED && n <= count)) return true;
   MPI_Count size = 0;
   MPI_Type_size_x(type, &size);
   MPI_Get_elements_x(&probed, MPI_BYTE, &bytes);
-  return OOMPI_DETAIL_LIKELY(bytes <= size * count);
+  return bytes <= size * count;
 }
 
 /// MPI_Mrecv that never writes outside count elements of type at data.
 inline int bounded_mrecv(void* data, int count, MPI_Datatype type, MPI_Message* m,
                          const MPI_Status& probed, MPI_Comm comm, MPI_Status* st) {
   MPI_Count bytes = 0;
-  if (fits(probed, count, type, bytes)) return MPI_Mrecv(data, count, type, m, st);
+  if (OOMPI_DETAIL_LIKELY(fits(probed, count, type, bytes)))
+    return MPI_Mrecv(data, count, type, m, st);
   return truncated_mrecv(data, count, type, m, probed, bytes, comm, st);
 }
 

@@ -1,5 +1,6 @@
 """A truncated receive into a slice of a larger array (issue 14): oompi.MPIError with
-ERR_TRUNCATE, nothing outside the slice written, the slice holding the message's first elements.
+ERR_TRUNCATE, nothing outside the slice written, the slice holding the message's first elements
+(or unchanged: MPI specifies neither).
 Open MPI 4.1 alone writes a message above its eager limit (1000 and 100000 doubles here) past
 the slice. Ring: at 1 rank each rank sends to itself, sends first."""
 import numpy as np
@@ -33,7 +34,9 @@ def sentinels(n):
 def check_slice(a, n):
     outside = np.concatenate([a[:OFFSET], a[OFFSET + n:]])
     assert np.count_nonzero(outside != SENTINEL) == 0, "written outside the slice"
-    assert np.array_equal(a[OFFSET:OFFSET + n], message(n)[:n])
+    # The message's first n elements (the guard, Open MPI) or unchanged (MPICH writes nothing).
+    inside = a[OFFSET:OFFSET + n]
+    assert np.array_equal(inside, message(n)[:n]) or np.all(inside == SENTINEL)
 
 
 def expect_truncate(f):

@@ -1,5 +1,6 @@
 // A truncated receive into a slice of a larger array: MPI_ERR_TRUNCATE, nothing outside the
-// slice written, the slice holding the message's first elements (detail/recv_guard.hpp).
+// slice written, the slice holding the message's first elements or unchanged
+// (detail/recv_guard.hpp).
 // Open MPI 4.1 without the guard writes the whole message past the slice for messages above the
 // eager limit (here 1000 and 100000 elements). Ring (to the right, from the left): at 1 rank a
 // rank sends to itself, sends always first.
@@ -28,16 +29,20 @@ std::vector<double> message(std::size_t n) {
 constexpr std::size_t offset = 4;
 
 // Counts the elements outside [offset, offset + n) that are no longer the sentinel, and checks
-// that the slice holds the message's first n elements.
+// the slice.
 void check_slice(const std::vector<double>& a, std::size_t n) {
   std::size_t outside = 0;
   for (std::size_t i = 0; i < a.size(); ++i)
     if ((i < offset || i >= offset + n) && a[i] != sentinel) ++outside;
   CHECK(outside == 0);
-  std::size_t inside = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (a[offset + i] != static_cast<double>(i) + 0.5) ++inside;
-  CHECK(inside == 0);
+  // Inside: the message's first n elements (the guard, Open MPI) or left as it was (MPICH
+  // writes nothing on truncation); MPI specifies neither.
+  std::size_t first = 0, kept = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (a[offset + i] == static_cast<double>(i) + 0.5) ++first;
+    if (a[offset + i] == sentinel) ++kept;
+  }
+  CHECK((first == n || kept == n));
 }
 }  // namespace
 

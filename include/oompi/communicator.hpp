@@ -118,7 +118,7 @@ public:
   // of the caller's memory.
 
   /// Receives into `buf`. A message larger than `buf` fails with MPI_ERR_TRUNCATE; nothing
-  /// outside `buf` is written (detail/recv_guard.hpp), `buf` holds the message's first elements.
+  /// outside `buf` is written (detail/recv_guard.hpp).
   template <class B, class = detail::enable_if_receivable<B>>
   status recv(B&& buf, int source = any_source, int tag = any_tag) const {
     status s{status::uninitialized_t{}};

@@ -26,6 +26,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <climits>
 #include <cstddef>
 #include <memory>
@@ -97,10 +98,29 @@ inline int bounded_mrecv(void* data, int count, MPI_Datatype type, MPI_Message* 
   return truncated_mrecv(data, count, type, m, probed, bytes, comm, st);
 }
 
+#if OOMPI_RECV_GUARD
+// The last receive datatype MPI accepted. MPI_Mprobe checks source, tag and communicator but not
+// the buffer: a null or uncommitted datatype must fail at once, as MPI_Recv does, not after
+// waiting for a message. A receive from MPI_PROC_NULL makes MPI check it (once per new type:
+// one compare on the hot path; a race between threads only costs an extra check).
+inline std::atomic<MPI_Datatype> g_checked_recv_type{MPI_BYTE};
+
+OOMPI_DETAIL_COLD inline int check_recv_type(void* data, int count, MPI_Datatype type, int tag,
+                                             MPI_Comm comm) {
+  const int rc = MPI_Recv(data, count, type, MPI_PROC_NULL, tag, comm, MPI_STATUS_IGNORE);
+  if (rc == MPI_SUCCESS) g_checked_recv_type.store(type, std::memory_order_relaxed);
+  return rc;
+}
+#endif
+
 /// MPI_Recv that never writes outside count elements of type at data (see above).
 inline int bounded_recv(void* data, int count, MPI_Datatype type, int source, int tag,
                         MPI_Comm comm, MPI_Status* st) {
 #if OOMPI_RECV_GUARD
+  if (OOMPI_DETAIL_UNLIKELY(type != g_checked_recv_type.load(std::memory_order_relaxed))) {
+    if (const int rc = check_recv_type(data, count, type, tag, comm); rc != MPI_SUCCESS)
+      return rc;
+  }
   MPI_Message m = MPI_MESSAGE_NULL;
   MPI_Status probed;
   const int rc = MPI_Mprobe(source, tag, comm, &m, &probed);

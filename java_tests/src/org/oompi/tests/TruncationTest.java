@@ -2,6 +2,7 @@ package org.oompi.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.DoubleBuffer;
 import java.util.Arrays;
@@ -18,8 +19,9 @@ import org.oompi.Request;
 /**
  * A truncated receive into a slice of a larger array or direct buffer (issue 14): MPIException
  * with MPI.ERR_TRUNCATE, nothing outside the slice written, the slice holding the message's first
- * elements. Open MPI 4.1 alone writes a message above its eager limit (1000 and 100000 doubles
- * here) past the slice: in a Java array that is heap corruption. Ring: at 1 rank to itself.
+ * elements (or unchanged: MPI specifies neither). Open MPI 4.1 alone writes a message above its
+ * eager limit (1000 and 100000 doubles here) past the slice: in a Java array that is heap
+ * corruption. Ring: at 1 rank to itself.
  */
 @ExtendWith(MpiExtension.class)
 class TruncationTest {
@@ -61,14 +63,17 @@ class TruncationTest {
 
   private static void checkSlice(double[] a, int n) {
     int outside = 0;
-    int inside = 0;
+    int first = 0;
+    int kept = 0;
     for (int i = 0; i < a.length; i++) {
       boolean in = i >= OFFSET && i < OFFSET + n;
       if (!in && a[i] != SENTINEL) outside++;
-      if (in && a[i] != i - OFFSET + 0.5) inside++;
+      if (in && a[i] == i - OFFSET + 0.5) first++;
+      if (in && a[i] == SENTINEL) kept++;
     }
     assertEquals(0, outside, "elements written outside the slice (n = " + n + ")");
-    assertEquals(0, inside, "slice elements that are not the message's first (n = " + n + ")");
+    // The message's first n elements (the guard, Open MPI) or unchanged (MPICH writes nothing).
+    assertTrue(first == n || kept == n, "the slice is neither the message's start nor unchanged");
   }
 
   private static void checkSlice(DoubleBuffer whole, int n) {

@@ -209,9 +209,10 @@ public:
   }
 
   /// Nonblocking receive. Into a named buffer or a view: returns a request, and the buffer is
-  /// borrowed. Not guarded against larger messages (detail/recv_guard.hpp): on Open MPI a
-  /// message larger than `buf` is written past its end; use mprobe + imrecv when unsure. Into a container given by move: returns a future<B> that owns it; get() hands it
-  /// back when the message has arrived.
+  /// borrowed. Into a container given by move: returns a future<B> that owns it; get() hands it
+  /// back when the message has arrived. Not guarded against larger messages (see
+  /// detail/recv_guard.hpp): on Open MPI a message larger than `buf` is written past its end;
+  /// use mprobe + imrecv when a larger message can come.
   template <class B>
   auto irecv(B&& buf, int source = any_source, int tag = any_tag) const {
     if constexpr (std::is_lvalue_reference_v<B> || is_view_v<B>) {
@@ -248,6 +249,7 @@ public:
   prequest rsend_init(const B& buf, int dest, int tag = 0) const {
     return init_mode<MPI_Rsend_init>("MPI_Rsend_init", buf, dest, tag);
   }
+  /// Not guarded against larger messages, like irecv (detail/recv_guard.hpp).
   template <class B, class = detail::enable_if_receivable<B>>
   prequest recv_init(B&& buf, int source = any_source, int tag = any_tag) const {
     require("MPI_Recv_init");

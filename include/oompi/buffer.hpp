@@ -292,11 +292,7 @@ OOMPI_DETAIL_COLD int call_large_send(Fn fn, void* data, std::size_t count, MPI_
   large_count_type big(count, type);
   return fn(data, 1, big.type(), peer, tag, c);
 }
-OOMPI_DETAIL_COLD inline int call_large_recv(void* data, std::size_t count, MPI_Datatype type,
-                                             int source, int tag, MPI_Comm c, MPI_Status* st) {
-  large_count_type big(count, type);
-  return MPI_Recv(data, 1, big.type(), source, tag, c, st);
-}
+// (Receives: communicator::recv_slow, bounded by detail/recv_guard.hpp.)
 
 }  // namespace detail
 }  // namespace oompi

@@ -9,6 +9,7 @@
 // handle and frees it on destruction; world() and self() do not.
 
 #include "buffer.hpp"
+#include "detail/recv_guard.hpp"
 #include "error.hpp"
 #include "message.hpp"
 #include "object_ops.hpp"
@@ -116,7 +117,8 @@ public:
   // Receive buffers are named variables, or temporary views (oompi::buffer(p, n), std::span)
   // of the caller's memory.
 
-  /// Receives into `buf`. A message larger than `buf` fails with MPI_ERR_TRUNCATE.
+  /// Receives into `buf`. A message larger than `buf` fails with MPI_ERR_TRUNCATE; nothing
+  /// outside `buf` is written (detail/recv_guard.hpp).
   template <class B, class = detail::enable_if_receivable<B>>
   status recv(B&& buf, int source = any_source, int tag = any_tag) const {
     status s{status::uninitialized_t{}};
@@ -161,8 +163,10 @@ public:
     status s;
     detail::with_int_count(detail::describe(sendbuf), [&](void* sp, int sn, MPI_Datatype st) {
       detail::with_int_count(detail::describe_out(recvbuf), [&](void* rp, int rn, MPI_Datatype rt) {
-        OOMPI_CHECK(MPI_Sendrecv,
-                    (sp, sn, st, dest, sendtag, rp, rn, rt, source, recvtag, comm_, &s.native()));
+        if (const int rc = detail::bounded_sendrecv(sp, sn, st, dest, sendtag, rp, rn, rt, source,
+                                                    recvtag, comm_, &s.native());
+            rc != MPI_SUCCESS)
+          detail::throw_mpi_error("MPI_Sendrecv", rc);
       });
     });
     return s;
@@ -174,8 +178,10 @@ public:
     require("MPI_Sendrecv_replace");
     status s;
     detail::with_int_count(detail::describe_out(buf), [&](void* p, int n, MPI_Datatype t) {
-      OOMPI_CHECK(MPI_Sendrecv_replace,
-                  (p, n, t, dest, sendtag, source, recvtag, comm_, &s.native()));
+      if (const int rc = detail::bounded_sendrecv_replace(p, n, t, dest, sendtag, source, recvtag,
+                                                          comm_, &s.native());
+          rc != MPI_SUCCESS)
+        detail::throw_mpi_error("MPI_Sendrecv_replace", rc);
     });
     return s;
   }
@@ -204,7 +210,9 @@ public:
 
   /// Nonblocking receive. Into a named buffer or a view: returns a request, and the buffer is
   /// borrowed. Into a container given by move: returns a future<B> that owns it; get() hands it
-  /// back when the message has arrived.
+  /// back when the message has arrived. Not guarded against larger messages (see
+  /// detail/recv_guard.hpp): on Open MPI a message larger than `buf` is written past its end;
+  /// use mprobe + imrecv when a larger message can come.
   template <class B>
   auto irecv(B&& buf, int source = any_source, int tag = any_tag) const {
     if constexpr (std::is_lvalue_reference_v<B> || is_view_v<B>) {
@@ -241,6 +249,7 @@ public:
   prequest rsend_init(const B& buf, int dest, int tag = 0) const {
     return init_mode<MPI_Rsend_init>("MPI_Rsend_init", buf, dest, tag);
   }
+  /// Not guarded against larger messages, like irecv (detail/recv_guard.hpp).
   template <class B, class = detail::enable_if_receivable<B>>
   prequest recv_init(B&& buf, int source = any_source, int tag = any_tag) const {
     require("MPI_Recv_init");
@@ -293,7 +302,10 @@ public:
     check_message(msg, "MPI_Mrecv");
     status s;
     detail::with_int_count(detail::describe_out(buf), [&](void* p, int n, MPI_Datatype t) {
-      OOMPI_CHECK(MPI_Mrecv, (p, n, t, &msg.native_handle(), &s.native()));
+      if (const int rc = detail::bounded_mrecv(p, n, t, &msg.native_handle(),
+                                               msg.status().native(), comm_, &s.native());
+          rc != MPI_SUCCESS)
+        detail::throw_mpi_error("MPI_Mrecv", rc);
     });
     return s;
   }
@@ -301,12 +313,20 @@ public:
   status mrecv(B&& buf, message&& msg) const {
     return mrecv(std::forward<B>(buf), msg);
   }
-  /// Nonblocking receive of a matched message; the buffer is borrowed.
+  /// Nonblocking receive of a matched message; the buffer is borrowed. A message larger than
+  /// `buf` fails here, at the call, with MPI_ERR_TRUNCATE (received through a staging buffer,
+  /// its first elements in `buf`): nothing outside `buf` is written.
   template <class B, class = detail::enable_if_receivable<B>>
   request imrecv(B&& buf, message& msg) const {
     check_message(msg, "MPI_Imrecv");
     MPI_Request r = MPI_REQUEST_NULL;
     detail::with_int_count(detail::describe_out(buf), [&](void* p, int n, MPI_Datatype t) {
+      MPI_Count bytes = 0;
+      if (!detail::fits(msg.status().native(), n, t, bytes))
+        detail::throw_mpi_error("MPI_Imrecv",
+                                detail::truncated_mrecv(p, n, t, &msg.native_handle(),
+                                                        msg.status().native(), bytes, comm_,
+                                                        MPI_STATUS_IGNORE));
       OOMPI_CHECK(MPI_Imrecv, (p, n, t, &msg.native_handle(), &r));
     });
     // A matched message cannot be cancelled: a destroyed imrecv is waited for.
@@ -374,7 +394,8 @@ private:
   void recv_into(B& buf, int source, int tag, MPI_Status* st) const {
     const detail::buffer_desc d = detail::describe_out(buf);
     if (fast_path_ok(d.count)) {
-      const int rc = MPI_Recv(d.data, static_cast<int>(d.count), d.type, source, tag, comm_, st);
+      const int rc =
+          detail::bounded_recv(d.data, static_cast<int>(d.count), d.type, source, tag, comm_, st);
       if (OOMPI_DETAIL_UNLIKELY(rc != MPI_SUCCESS)) throw_p2p_error("MPI_Recv", rc);
       return;
     }
@@ -385,9 +406,13 @@ private:
                                           MPI_Status* st) {
     detail::require_running("MPI_Recv");
     if (c == MPI_COMM_NULL) throw_null("MPI_Recv");
-    const int rc = count <= static_cast<std::size_t>(INT_MAX)
-                       ? MPI_Recv(data, static_cast<int>(count), type, source, tag, c, st)
-                       : detail::call_large_recv(data, count, type, source, tag, c, st);
+    if (count <= static_cast<std::size_t>(INT_MAX)) {
+      const int rc = detail::bounded_recv(data, static_cast<int>(count), type, source, tag, c, st);
+      if (rc != MPI_SUCCESS) detail::throw_mpi_error("MPI_Recv", rc);
+      return;
+    }
+    detail::large_count_type big(count, type);
+    const int rc = detail::bounded_recv(data, 1, big.type(), source, tag, c, st);
     if (rc != MPI_SUCCESS) detail::throw_mpi_error("MPI_Recv", rc);
   }
   template <detail::send_fn Fn, class B>

@@ -1,0 +1,97 @@
+"""A truncated receive into a slice of a larger array (issue 14): oompi.MPIError with
+ERR_TRUNCATE, nothing outside the slice written, the slice holding the message's first elements
+(or unchanged: MPI specifies neither).
+Open MPI 4.1 alone writes a message above its eager limit (1000 and 100000 doubles here) past
+the slice. Ring: at 1 rank each rank sends to itself, sends first."""
+import numpy as np
+import pytest
+
+import oompi
+
+SENTINEL = -7.0
+OFFSET = 4
+SIZES = [10, 1000, 100000]
+
+
+@pytest.fixture
+def world():
+    return oompi.Comm.world()
+
+
+def ring(world):
+    n, me = world.size, world.rank
+    return (me + 1) % n, (me - 1) % n
+
+
+def message(n):
+    return np.arange(2 * n, dtype=np.float64) + 0.5
+
+
+def sentinels(n):
+    return np.full(3 * n + 8, SENTINEL)
+
+
+def check_slice(a, n):
+    outside = np.concatenate([a[:OFFSET], a[OFFSET + n:]])
+    assert np.count_nonzero(outside != SENTINEL) == 0, "written outside the slice"
+    # The message's first n elements (the guard, Open MPI) or unchanged (MPICH writes nothing).
+    inside = a[OFFSET:OFFSET + n]
+    assert np.array_equal(inside, message(n)[:n]) or np.all(inside == SENTINEL)
+
+
+def expect_truncate(f):
+    with pytest.raises(oompi.MPIError) as info:
+        f()
+    assert info.value.error_class == oompi.ERR_TRUNCATE
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_recv_into_a_slice(world, n):
+    right, left = ring(world)
+    a = sentinels(n)
+    s = world.isend(message(n), right, 1)
+    expect_truncate(lambda: world.recv(a[OFFSET:OFFSET + n], left, 1))
+    s.wait()
+    check_slice(a, n)
+    # A memoryview slice too.
+    a = sentinels(n)
+    s = world.isend(message(n), right, 2)
+    expect_truncate(lambda: world.recv(memoryview(a)[OFFSET:OFFSET + n], left, 2))
+    s.wait()
+    check_slice(a, n)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_matched_probe_into_a_slice(world, n):
+    right, left = ring(world)
+    a = sentinels(n)
+    s = world.isend(message(n), right, 3)
+    msg = world.mprobe(left, 3)
+    assert msg.count_bytes == 16 * n
+    expect_truncate(lambda: msg.recv(a[OFFSET:OFFSET + n]))
+    s.wait()
+    check_slice(a, n)
+    # Nonblocking: the matched size is known, so it fails at the call.
+    b = sentinels(n)
+    s = world.isend(message(n), right, 4)
+    msg = world.mprobe(left, 4)
+    expect_truncate(lambda: msg.irecv(b[OFFSET:OFFSET + n]).wait())
+    s.wait()
+    check_slice(b, n)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_sendrecv_into_a_slice(world, n):
+    right, left = ring(world)
+    a = sentinels(n)
+    expect_truncate(lambda: world.sendrecv(message(n), right, 5, a[OFFSET:OFFSET + n], left, 5))
+    check_slice(a, n)
+    # sendrecv_replace: sends the slice's n sentinels, receives the 2n-element message.
+    b = sentinels(n)
+    got = sentinels(n)
+    s = world.isend(message(n), right, 6)
+    r = world.irecv(got, left, 7)
+    expect_truncate(lambda: world.sendrecv_replace(b[OFFSET:OFFSET + n], right, 7, left, 6))
+    s.wait()
+    r.wait()
+    check_slice(b, n)

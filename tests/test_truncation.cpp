@@ -1,0 +1,123 @@
+// A truncated receive into a slice of a larger array: MPI_ERR_TRUNCATE, nothing outside the
+// slice written, the slice holding the message's first elements or unchanged
+// (detail/recv_guard.hpp).
+// Open MPI 4.1 without the guard writes the whole message past the slice for messages above the
+// eager limit (here 1000 and 100000 elements). Ring (to the right, from the left): at 1 rank a
+// rank sends to itself, sends always first.
+#include <catch2/catch.hpp>
+#include <oompi/oompi.hpp>
+
+#include "test_support.hpp"
+
+#include <string>
+#include <vector>
+
+using oompi_test::mpi_error_class;
+
+namespace {
+constexpr double sentinel = -7.0;
+
+int right(const oompi::communicator& c) { return (c.rank() + 1) % c.size(); }
+int left(const oompi::communicator& c) { return (c.rank() + c.size() - 1) % c.size(); }
+
+// The message: 2n elements, value i + 0.5 at i. The array: 3n + 8, the slice at offset 4.
+std::vector<double> message(std::size_t n) {
+  std::vector<double> m(2 * n);
+  for (std::size_t i = 0; i < m.size(); ++i) m[i] = static_cast<double>(i) + 0.5;
+  return m;
+}
+constexpr std::size_t offset = 4;
+
+// Counts the elements outside [offset, offset + n) that are no longer the sentinel, and checks
+// the slice.
+void check_slice(const std::vector<double>& a, std::size_t n) {
+  std::size_t outside = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if ((i < offset || i >= offset + n) && a[i] != sentinel) ++outside;
+  CHECK(outside == 0);
+  // Inside: the message's first n elements (the guard, Open MPI) or left as it was (MPICH
+  // writes nothing on truncation); MPI specifies neither.
+  std::size_t first = 0, kept = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (a[offset + i] == static_cast<double>(i) + 0.5) ++first;
+    if (a[offset + i] == sentinel) ++kept;
+  }
+  CHECK((first == n || kept == n));
+}
+}  // namespace
+
+TEST_CASE("a truncated receive into a slice writes nothing outside the slice") {
+  auto world = oompi::communicator::world();
+  const int from = left(world), to = right(world);
+  const std::size_t n = GENERATE(10, 1000, 100000);
+  CAPTURE(n, world.size());
+  const std::vector<double> msg = message(n);
+  std::vector<double> a(3 * n + 8, sentinel);
+  auto slice = oompi::buffer(a.data() + offset, n, MPI_DOUBLE);
+
+  SECTION("recv with status") {
+    auto s = world.isend(msg, to, 1);
+    try {
+      world.recv(slice, from, 1);
+      FAIL("no exception");
+    } catch (const oompi::error& e) {
+      CHECK(e.error_class() == MPI_ERR_TRUNCATE);
+      CHECK(e.routine() == "MPI_Recv");
+    }
+    s.wait();
+    check_slice(a, n);
+  }
+  SECTION("recv without status, and through a port") {
+    auto s = world.isend(msg, to, 0);
+    CHECK(mpi_error_class([&] { world.recv_ignore_status(slice, from, 0); }) == MPI_ERR_TRUNCATE);
+    s.wait();
+    check_slice(a, n);
+    std::fill(a.begin(), a.end(), sentinel);
+    s = world.isend(msg, to, 0);
+    CHECK(mpi_error_class([&] { world[from] >> slice; }) == MPI_ERR_TRUNCATE);
+    s.wait();
+    check_slice(a, n);
+  }
+  SECTION("mprobe + mrecv, mprobe + imrecv") {
+    auto s = world.isend(msg, to, 2);
+    auto m = world.mprobe(from, 2);
+    CHECK(mpi_error_class([&] { world.mrecv(slice, m); }) == MPI_ERR_TRUNCATE);
+    CHECK_FALSE(m.valid());
+    s.wait();
+    check_slice(a, n);
+    std::fill(a.begin(), a.end(), sentinel);
+    s = world.isend(msg, to, 3);
+    auto m2 = world.mprobe(from, 3);
+    CHECK(mpi_error_class([&] { world.imrecv(slice, m2).wait(); }) == MPI_ERR_TRUNCATE);
+    s.wait();
+    check_slice(a, n);
+  }
+  SECTION("sendrecv and sendrecv_replace") {
+    CHECK(mpi_error_class([&] { world.sendrecv(msg, to, 4, slice, from, 4); }) ==
+          MPI_ERR_TRUNCATE);
+    check_slice(a, n);
+    // sendrecv_replace sends the slice and receives the 2n-element message into it.
+    std::fill(a.begin(), a.end(), sentinel);
+    std::vector<double> b(3 * n + 8, sentinel);
+    auto s = world.isend(msg, to, 5);
+    auto r = world.irecv(b, from, 6);  // the slice b sends: n sentinels
+    CHECK(mpi_error_class([&] { world.sendrecv_replace(slice, to, 6, from, 5); }) ==
+          MPI_ERR_TRUNCATE);
+    s.wait();
+    r.wait();
+    check_slice(a, n);
+  }
+  SECTION("a message that fits leaves the rest alone, and the status tells its size") {
+    const std::vector<double> part(msg.begin(), msg.begin() + static_cast<std::ptrdiff_t>(n / 2));
+    auto s = world.isend(part, to, 7);
+    const oompi::status st = world.recv(slice, from, 7);
+    s.wait();
+    CHECK(st.count<double>() == n / 2);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const bool in = i >= offset && i < offset + n / 2;
+      if (a[i] != (in ? static_cast<double>(i - offset) + 0.5 : sentinel)) {
+        FAIL("element " << i << " is " << a[i]);
+      }
+    }
+  }
+}

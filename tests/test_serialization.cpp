@@ -64,8 +64,7 @@ namespace {
 using bytes = std::vector<std::byte>;
 
 bytes read_golden(const std::string& name) {
-  std::string path = __FILE__;
-  path = path.substr(0, path.find_last_of('/')) + "/golden/" + name;
+  const std::string path = OOMPI_SOURCE_DIR "/tests/golden/" + name;
   std::ifstream in(path, std::ios::binary);
   REQUIRE(in.good());
   std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

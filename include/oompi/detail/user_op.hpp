@@ -21,12 +21,15 @@
 // returned; after it the op is not called again until the error has been taken.
 // Every MPI_Op made here is freed when MPI_Finalize starts (a delete callback on MPI_COMM_SELF).
 
+#include "../datatype.hpp"
 #include "../error.hpp"
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -111,9 +114,7 @@ inline constexpr bool is_user_op_v = is_block_op<F, T>::value || is_element_op<F
 
 /// MPI's rule: inout[i] = in[i] (x) inout[i], with `in` from the lower ranks.
 template <class T, class F>
-inline void apply_user_op(F& f, const void* in, void* inout, int len) {
-  const T* a = static_cast<const T*>(in);
-  T* b = static_cast<T*>(inout);
+inline void apply_elements(F& f, const T* a, T* b, int len) {
   if constexpr (is_block_op<F, T>::value) {
     f(a, b, len);
   } else if constexpr (std::is_void_v<std::invoke_result_t<F&, const T&, T&>>) {
@@ -121,6 +122,73 @@ inline void apply_user_op(F& f, const void* in, void* inout, int len) {
   } else {
     for (int i = 0; i < len; ++i) b[i] = f(a[i], b[i]);
   }
+}
+
+/// The bytes [lo, hi) of one T that MPI's buffers are sure to hold: those of the datatype
+/// (its true extent). A buffer MPI allocates (Open MPI's reduction temporaries) ends where the
+/// last element's data ends, so a struct whose datatype stops before sizeof(T) (tail padding,
+/// members left out of OOMPI_STRUCT) must not be read or written as a whole T there.
+struct element_span {
+  std::size_t lo, hi;
+};
+template <class T>
+inline element_span query_span(MPI_Datatype type) {
+  MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+  OOMPI_CHECK(MPI_Type_get_extent, (type, &lb, &extent));
+  OOMPI_CHECK(MPI_Type_get_true_extent, (type, &true_lb, &true_extent));
+  if (lb != 0 || extent != static_cast<MPI_Aint>(sizeof(T)))
+    throw std::logic_error("oompi: a user op on T got a datatype whose extent (" +
+                           std::to_string(extent) + ") is not sizeof(T) (" +
+                           std::to_string(sizeof(T)) + "); its elements are not T objects");
+  const MPI_Aint hi = std::clamp<MPI_Aint>(true_lb + true_extent, 0, extent);
+  return {static_cast<std::size_t>(std::clamp<MPI_Aint>(true_lb, 0, hi)),
+          static_cast<std::size_t>(hi)};
+}
+template <class T>
+inline element_span span_of(MPI_Datatype type) {
+  if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) {
+    return {0, sizeof(T)};  // a predefined type: no padding
+  } else {
+    // T's own datatype is asked once; it is the one MPI hands the op but for user-made types.
+    static const MPI_Datatype usual = datatype_of<T>();
+    static const element_span usual_span = query_span<T>(usual);
+    return type == usual ? usual_span : query_span<T>(type);
+  }
+}
+
+/// Element i of a block through local copies: only the span's bytes are read and written.
+template <class T, class F>
+inline void apply_one_copied(F& f, const unsigned char* in, unsigned char* inout,
+                             element_span s) {
+  static_assert(std::is_trivially_copyable_v<T>, "oompi: an MPI element type is plain bytes");
+  alignas(T) unsigned char a[sizeof(T)] = {}, b[sizeof(T)] = {};
+  std::memcpy(a + s.lo, in + s.lo, s.hi - s.lo);
+  std::memcpy(b + s.lo, inout + s.lo, s.hi - s.lo);
+  apply_elements<T>(f, std::launder(reinterpret_cast<const T*>(a)),
+                    std::launder(reinterpret_cast<T*>(b)), 1);
+  std::memcpy(inout + s.lo, b + s.lo, s.hi - s.lo);
+}
+
+/// Runs f on the `len` elements of type `type` MPI hands a user op.
+template <class T, class F>
+inline void apply_user_op(F& f, const void* in, void* inout, int len, MPI_Datatype type) {
+  const element_span s = span_of<T>(type);
+  if ((s.lo == 0 && s.hi == sizeof(T)) || len <= 0) {  // no padding at either end: in place
+    apply_elements<T>(f, static_cast<const T*>(in), static_cast<T*>(inout), len);
+    return;
+  }
+  // Only the first element's head and the last one's tail may lie outside the buffers.
+  const auto* a = static_cast<const unsigned char*>(in);
+  auto* b = static_cast<unsigned char*>(inout);
+  int first = 0, last = len;
+  if (s.lo != 0) apply_one_copied<T>(f, a, b, s), first = 1;
+  if (last > first) {
+    --last;
+    apply_one_copied<T>(f, a + last * sizeof(T), b + last * sizeof(T), s);
+  }
+  if (last > first)
+    apply_elements<T>(f, reinterpret_cast<const T*>(a) + first, reinterpret_cast<T*>(b) + first,
+                      last - first);
 }
 
 /// A callable with no state: any instance does the same, so one per type serves every op.
@@ -176,10 +244,10 @@ struct stateless_op {
   static inline error_record errors;
   alignas(F) static inline unsigned char storage[sizeof(F)];
 
-  static void trampoline(void* in, void* inout, int* len, MPI_Datatype*) noexcept {
+  static void trampoline(void* in, void* inout, int* len, MPI_Datatype* type) noexcept {
     if (errors.failed()) return;  // no further calls after an exception
     try {
-      apply_user_op<T>(*std::launder(reinterpret_cast<F*>(storage)), in, inout, *len);
+      apply_user_op<T>(*std::launder(reinterpret_cast<F*>(storage)), in, inout, *len, *type);
     } catch (...) {
       errors.capture();
     }
@@ -227,7 +295,7 @@ private:
   static inline thread_local frame* current_ = nullptr;
   static inline error_record stray_;  // calls that found no frame on their thread
 
-  static void trampoline(void* in, void* inout, int* len, MPI_Datatype*) noexcept {
+  static void trampoline(void* in, void* inout, int* len, MPI_Datatype* type) noexcept {
     frame* fr = current_;
     if (fr == nullptr) {
       try {
@@ -240,7 +308,7 @@ private:
     }
     if (fr->errors_.failed()) return;
     try {
-      apply_user_op<T>(*fr->f_, in, inout, *len);
+      apply_user_op<T>(*fr->f_, in, inout, *len, *type);
     } catch (...) {
       fr->errors_.capture();
     }
@@ -371,11 +439,11 @@ public:
   }
 
 private:
-  static void invoke(void* ctx, void* in, void* inout, int len, MPI_Datatype) {
+  static void invoke(void* ctx, void* in, void* inout, int len, MPI_Datatype type) {
     auto* self = static_cast<typed_slot_op*>(ctx);
     if (self->errors_.failed()) return;
     try {
-      apply_user_op<T>(self->f_, in, inout, len);
+      apply_user_op<T>(self->f_, in, inout, len, type);
     } catch (...) {
       self->errors_.capture();
     }

@@ -1,0 +1,210 @@
+#ifndef OOMPI_FUZZ_WIRE_TARGETS_HPP
+#define OOMPI_FUZZ_WIRE_TARGETS_HPP
+
+// The message types the wire v1 decoder is fuzzed with, shared by the libFuzzer target
+// (fuzz_wire.cpp) and the mutation test of the default suite (tests/test_wire_mutation.cpp).
+// decode(which, bytes) reads one message of type `which` and either succeeds or throws
+// oompi::serialization_error; anything else (a crash, a sanitizer report, another exception,
+// a canonical type that does not write back the same bytes) is a bug.
+
+#include <oompi/serialization/codec.hpp>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <unordered_set>
+#include <vector>
+
+namespace fz {
+
+struct point {
+  double x = 0, y = 0;
+};
+OOMPI_TRANSPORTABLE(point, x, y);
+
+struct shape {
+  std::string name;
+  std::int64_t id = 0;
+  bool closed = false;
+  point origin;
+  std::vector<point> corners;
+  std::vector<std::int32_t> tags;
+  float scale = 0;
+  std::uint8_t layer = 0;
+  std::int16_t depth = 0;
+};
+OOMPI_TRANSPORTABLE(shape, name, id, closed, origin, corners, tags, scale, layer, depth);
+
+struct list_node {
+  std::vector<std::int32_t> data;
+  std::shared_ptr<list_node> other, next;
+};
+OOMPI_TRANSPORTABLE(list_node, data, other, next);
+
+struct tree {
+  std::int32_t value = 0;
+  std::vector<std::shared_ptr<tree>> kids;
+  std::weak_ptr<tree> parent;
+};
+OOMPI_TRANSPORTABLE(tree, value, kids, parent);
+
+struct unode {
+  std::string name;
+  std::unique_ptr<unode> child;  // not the last field: recursion
+  std::unique_ptr<unode> next;   // the last field: a loop
+};
+OOMPI_TRANSPORTABLE(unode, name, child, next);
+
+struct nest {
+  std::vector<nest> inner;
+  std::optional<std::string> label;
+};
+OOMPI_TRANSPORTABLE(nest, inner, label);
+
+struct mixed {
+  std::shared_ptr<int> a;
+  std::shared_ptr<double> d;
+  std::array<std::uint16_t, 3> fixed{};
+  std::tuple<bool, std::int8_t, std::string> t;
+};
+OOMPI_TRANSPORTABLE(mixed, a, d, fixed, t);
+
+// Collects every object reachable through strong references, then cuts all of them, so that
+// cycles do not leak and long chains are not destroyed recursively.
+template <class N, class Visit>
+void cut_graph(std::shared_ptr<N> root, Visit&& edges) {
+  std::vector<std::shared_ptr<N>> all, todo{std::move(root)};
+  std::unordered_set<N*> seen;
+  while (!todo.empty()) {
+    auto p = std::move(todo.back());
+    todo.pop_back();
+    if (!p || !seen.insert(p.get()).second) continue;
+    edges(*p, todo);
+    all.push_back(std::move(p));
+  }
+  for (auto& p : all) edges(*p, todo, true);
+}
+
+void cut(std::shared_ptr<list_node> head) {
+  cut_graph(std::move(head), [](list_node& n, auto& todo, bool clear = false) {
+    if (clear) {
+      n.other.reset();
+      n.next.reset();
+    } else {
+      todo.push_back(n.other);
+      todo.push_back(n.next);
+    }
+  });
+}
+void cut(std::shared_ptr<tree> root) {
+  cut_graph(std::move(root), [](tree& t, auto& todo, bool clear = false) {
+    if (clear)
+      t.kids.clear();
+    else
+      todo.insert(todo.end(), t.kids.begin(), t.kids.end());
+  });
+}
+void cut(unode& u) {  // unique chains: unlink iteratively in both directions
+  std::vector<std::unique_ptr<unode>> todo;
+  todo.push_back(std::move(u.child));
+  todo.push_back(std::move(u.next));
+  while (!todo.empty()) {
+    auto p = std::move(todo.back());
+    todo.pop_back();
+    if (!p) continue;
+    todo.push_back(std::move(p->child));
+    todo.push_back(std::move(p->next));
+  }
+}
+void cut(nest& n) {
+  std::vector<nest> todo;
+  todo.swap(n.inner);
+  while (!todo.empty()) {
+    nest last = std::move(todo.back());
+    todo.pop_back();
+    for (auto& k : last.inner) todo.push_back(std::move(k));
+  }
+}
+
+/// A successful read of a canonical type that does not write back the same bytes: a bug.
+struct not_canonical : std::logic_error {
+  using std::logic_error::logic_error;
+};
+
+template <class T>
+void expect_canonical(const std::uint8_t* data, std::size_t size, const T& value) {
+  const std::vector<std::byte> again = oompi::to_bytes(value);
+  if (again.size() != size || std::memcmp(again.data(), data, size) != 0)
+    throw not_canonical("a successful read did not write back the same bytes");
+}
+
+/// Number of message types decode() knows.
+inline constexpr int type_count = 10;
+
+/// Reads [data, data + size) as message type `which % type_count`, checks what it can and frees
+/// the result. Throws oompi::serialization_error for bytes that are not such a message.
+inline void decode(std::uint8_t which, const std::uint8_t* data, std::size_t size) {
+  switch (which % 10) {
+    case 0: {
+      auto head = oompi::from_bytes<std::shared_ptr<fz::list_node>>(data, size);
+      fz::expect_canonical(data, size, head);
+      fz::cut(std::move(head));
+      break;
+    }
+    case 1: {
+      const auto s = oompi::from_bytes<fz::shape>(data, size);
+      fz::expect_canonical(data, size, s);
+      break;
+    }
+    case 2: {
+      const auto v = oompi::from_bytes<std::vector<std::int32_t>>(data, size);
+      fz::expect_canonical(data, size, v);
+      break;
+    }
+    case 3: {
+      const auto s = oompi::from_bytes<std::string>(data, size);
+      fz::expect_canonical(data, size, s);
+      break;
+    }
+    case 4: {
+      auto t = oompi::from_bytes<std::shared_ptr<fz::tree>>(data, size);
+      fz::cut(std::move(t));
+      break;
+    }
+    case 5: {
+      auto u = oompi::from_bytes<fz::unode>(data, size);
+      fz::expect_canonical(data, size, u);
+      fz::cut(u);
+      break;
+    }
+    case 6: {
+      auto n = oompi::from_bytes<fz::nest>(data, size);
+      fz::expect_canonical(data, size, n);
+      fz::cut(n);
+      break;
+    }
+    case 7: {
+      const auto m = oompi::from_bytes<fz::mixed>(data, size);
+      fz::expect_canonical(data, size, m);
+      break;
+    }
+    case 8: {
+      (void)oompi::from_bytes<std::map<std::string, std::vector<double>>>(data, size);
+      break;
+    }
+    default: {
+      (void)oompi::from_bytes<std::vector<std::vector<std::string>>>(data, size);
+      break;
+    }
+  }
+}
+
+}  // namespace fz
+
+#endif  // OOMPI_FUZZ_WIRE_TARGETS_HPP

@@ -98,6 +98,7 @@ namespace Oompi.Tests
             set.Dispose();
             Disposed("RequestVector", () => Request.WaitAll(set));
             Disposed("RequestVector", () => Request.TestAny(set));
+            Disposed("RequestVector", () => set.Add(live));  // the vector itself
             live.Dispose();
         }
     }

@@ -86,6 +86,8 @@ namespace Oompi.Tests
         private static void PingPong(Comm comm, Port port, int tag, bool leader, int n)
         {
             int other = port.Rank;
+            // Replies on tag + 50: a rank playing both sides must not take its own message back.
+            int ts = leader ? tag : tag + 50, tr = leader ? tag + 50 : tag;
             for (int i = 0; i < n; i++)
             {
                 int seed = tag * 1_000_003 + i;
@@ -95,17 +97,17 @@ namespace Oompi.Tests
                     {
                         if (leader)
                         {
-                            comm.Send(new[] { seed, -seed, i }, other, tag);
+                            comm.Send(new[] { seed, -seed, i }, other, ts);
                             var back = new int[3];
-                            var s = comm.Recv(back, other, tag);
-                            Check(back[0] == seed + 1 && back[1] == -seed + 1 && back[2] == i + 1 && s.Tag == tag, tag, i);
+                            var s = comm.Recv(back, other, tr);
+                            Check(back[0] == seed + 1 && back[1] == -seed + 1 && back[2] == i + 1 && s.Tag == tr, tag, i);
                         }
                         else
                         {
                             var got = new int[3];
-                            comm.Recv(got, other, tag);
+                            comm.Recv(got, other, tr);
                             for (int k = 0; k < 3; k++) got[k]++;
-                            comm.Send(got, other, tag);
+                            comm.Send(got, other, ts);
                         }
                         break;
                     }
@@ -115,17 +117,17 @@ namespace Oompi.Tests
                         {
                             Span<double> v = stackalloc double[4];
                             for (int k = 0; k < 4; k++) v[k] = seed + k * 0.25;
-                            comm.Send((ReadOnlySpan<double>)v, other, tag);
+                            comm.Send((ReadOnlySpan<double>)v, other, ts);
                             var back = new double[8];
-                            comm.Recv(back.AsSpan(2, 4), other, tag);
+                            comm.Recv(back.AsSpan(2, 4), other, tr);
                             for (int k = 0; k < 4; k++) Check(back[2 + k] == -(seed + k * 0.25), tag, i);
                         }
                         else
                         {
                             Span<double> v = stackalloc double[4];
-                            comm.Recv(v, other, tag);
+                            comm.Recv(v, other, tr);
                             for (int k = 0; k < 4; k++) v[k] = -v[k];
-                            comm.Send((ReadOnlySpan<double>)v, other, tag);
+                            comm.Send((ReadOnlySpan<double>)v, other, ts);
                         }
                         break;
                     }
@@ -137,18 +139,18 @@ namespace Oompi.Tests
                             var a = new int[len];
                             a[0] = seed;
                             a[len - 1] = ~seed;
-                            port.Send(a, tag);
+                            port.Send(a, ts);
                             var back = new int[len];
-                            port.Recv(back, tag);
+                            port.Recv(back, tr);
                             Check(back[0] == seed + 2 && back[len - 1] == ~seed + 2, tag, i);
                         }
                         else
                         {
                             var a = new int[len];
-                            port.Recv(a, tag);
+                            port.Recv(a, tr);
                             a[0] += 2;
                             a[len - 1] += 2;
-                            port.Send(a, tag);
+                            port.Send(a, ts);
                         }
                         break;
                     }
@@ -159,13 +161,13 @@ namespace Oompi.Tests
                             ThreadPayload back;
                             if (i % 5 == 3)
                             {
-                                comm.OSend(MakePayload(seed, i), other, tag);
-                                back = comm.ORecv<ThreadPayload>(other, tag);
+                                comm.OSend(MakePayload(seed, i), other, ts);
+                                back = comm.ORecv<ThreadPayload>(other, tr);
                             }
                             else
                             {
-                                using var recv = comm.IORecv<ThreadPayload>(other, tag);
-                                using (var send = comm.IOSend(MakePayload(seed, i), other, tag)) send.Wait();
+                                using var recv = comm.IORecv<ThreadPayload>(other, tr);
+                                using (var send = comm.IOSend(MakePayload(seed, i), other, ts)) send.Wait();
                                 back = recv.Wait();
                             }
                             Check(back.Iteration == i + 1 && back.Text == "p" + seed &&
@@ -174,9 +176,9 @@ namespace Oompi.Tests
                         }
                         else
                         {
-                            var got = comm.ORecv<ThreadPayload>(other, tag);
+                            var got = comm.ORecv<ThreadPayload>(other, tr);
                             got.Iteration++;
-                            comm.OSend(got, other, tag);
+                            comm.OSend(got, other, ts);
                         }
                         break;
                     }

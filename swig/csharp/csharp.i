@@ -184,6 +184,8 @@ OOMPI_CS_SELF(oompi::rt::request, Request)
 OOMPI_CS_SELF(oompi::rt::message, Message)
 OOMPI_CS_SELF(oompi::rt::buffer_attachment, BufferAttachment)
 OOMPI_CS_SELF(oompi::rt::environment, MpiEnvironment)
+OOMPI_CS_SELF(std::vector<oompi::rt::datatype>, DatatypeVector)
+OOMPI_CS_SELF(std::vector<oompi::rt::request>, RequestVector)
 
 // A handle passed as an argument (comm.Compare(other), an Op in Allreduce, a Datatype, a
 // Group, the Requests of a RequestVector...): a disposed one is ObjectDisposedException naming

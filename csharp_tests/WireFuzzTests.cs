@@ -135,10 +135,11 @@ namespace Oompi.Tests
                 BitConverter.TryWriteBytes(s.Slice(i * 12 + 4), i == deep - 1 ? 0UL : 1UL);
             }
             DecodeOrRefuse<NestList>(bytes);
-            // By-value trees (no ids) nested deep: TreeValue { V, Kids: [ ... ] }.
-            var tv = new byte[deep * 12L];
-            for (int i = 0; i < deep; i++)
-                BitConverter.TryWriteBytes(tv.AsSpan(i * 12 + 4), i == deep - 1 ? 0UL : 1UL);
+            // By-value trees (no ids) nested 10^6 deep: TreeValue { V, Kids: [ ... ] }.
+            const int values = 1_000_000;
+            var tv = new byte[values * 12L];
+            for (int i = 0; i < values; i++)
+                BitConverter.TryWriteBytes(tv.AsSpan(i * 12 + 4), i == values - 1 ? 0UL : 1UL);
             DecodeOrRefuse<TreeValue>(tv);
         }
 

@@ -45,11 +45,12 @@ namespace Oompi.Tests
             {
                 if (verbose) Console.Error.WriteLine($"rank {rank}: {name}");
                 Exception error = Run(type, method);
+                // Printed before agreeing: a rank whose peers hang aborts the job in Agree.
+                if (error != null) Console.Error.WriteLine($"rank {rank}: FAILED {name}: {error}");
                 bool failedAnywhere = TestSupport.Agree(error != null, grace, name);
                 if (error != null)
                 {
                     failed++;
-                    Console.Error.WriteLine($"rank {rank}: FAILED {name}: {error}");
                 }
                 else if (failedAnywhere)
                 {

@@ -152,6 +152,8 @@ OOMPI_CS_DISPOSABLE_COMM(oompi::rt::cart_comm)
 OOMPI_CS_DISPOSABLE_COMM(oompi::rt::dist_graph_comm)
 OOMPI_CS_DISPOSABLE_COMM(oompi::rt::intercomm)
 OOMPI_CS_DISPOSABLE(oompi::rt::request, true)
+// Predefined ops are shared constants (Op.Sum): disposing one does nothing; a user op is closed.
+OOMPI_CS_DISPOSABLE(oompi::rt::op, (IsNull() || IsUser()))
 // Builtin datatypes are shared constants (Datatype.Double): disposing one does nothing.
 OOMPI_CS_DISPOSABLE(oompi::rt::datatype, (IsNull() || !IsBuiltin()))
 
@@ -161,6 +163,35 @@ OOMPI_CS_DISPOSABLE(oompi::rt::datatype, (IsNull() || !IsBuiltin()))
     return $null;
   }
 %}
+// The handles' messages name their C# class, as those of arguments do (HandleArg).
+%define OOMPI_CS_SELF(CLASS, NAME)
+%typemap(check) CLASS *self %{
+  if (!$1) {
+    oompi::csharp::raise(oompi::csharp::closed, "oompi: this " #NAME " has been disposed");
+    return $null;
+  }
+%}
+%enddef
+OOMPI_CS_SELF(oompi::rt::comm, Comm)
+OOMPI_CS_SELF(oompi::rt::topo_comm, TopoComm)
+OOMPI_CS_SELF(oompi::rt::cart_comm, CartComm)
+OOMPI_CS_SELF(oompi::rt::dist_graph_comm, DistGraphComm)
+OOMPI_CS_SELF(oompi::rt::intercomm, Intercomm)
+OOMPI_CS_SELF(oompi::rt::group, Group)
+OOMPI_CS_SELF(oompi::rt::datatype, Datatype)
+OOMPI_CS_SELF(oompi::rt::op, Op)
+OOMPI_CS_SELF(oompi::rt::request, Request)
+OOMPI_CS_SELF(oompi::rt::message, Message)
+OOMPI_CS_SELF(oompi::rt::buffer_attachment, BufferAttachment)
+OOMPI_CS_SELF(oompi::rt::environment, MpiEnvironment)
+OOMPI_CS_SELF(std::vector<oompi::rt::datatype>, DatatypeVector)
+OOMPI_CS_SELF(std::vector<oompi::rt::request>, RequestVector)
+
+// A handle passed as an argument (comm.Compare(other), an Op in Allreduce, a Datatype, a
+// Group, the Requests of a RequestVector...): a disposed one is ObjectDisposedException naming
+// its class, as a call on it is; null is ArgumentNullException (both checked in C#: natively
+// the two look alike, a null pointer).
+%typemap(csin) SWIGTYPE &, SWIGTYPE const & "HandleArg.Live($csclassname.getCPtr($csinput), $csinput, nameof($csinput))"
 
 // Register the callbacks before the first native call.
 %pragma(csharp) imclasscode=%{

@@ -77,7 +77,7 @@ inline bool describe(const oompi_cs_buffer& d, rt::buffer& b) noexcept {
   }
   if (!d.has_type) return true;
   if (!d.type) {
-    raise(closed, "oompi: the buffer's datatype is disposed");
+    raise(closed, "oompi: the Datatype of the buffer has been disposed");
     return false;
   }
   try {
@@ -180,7 +180,7 @@ inline rt::buffer primitive_buffer(void* data, std::int64_t count, int kind) {
 extern "C" SWIGEXPORT int oompi_cs_send(const oompi::rt::comm* c, void* data, std::int64_t count,
                                         int kind, int dest, int tag) noexcept {
   if (!c) {
-    oompi::csharp::raise(oompi::csharp::closed, "oompi: this oompi::rt::comm has been disposed");
+    oompi::csharp::raise(oompi::csharp::closed, "oompi: this Comm has been disposed");
     return 1;
   }
   try {
@@ -197,7 +197,7 @@ extern "C" SWIGEXPORT int oompi_cs_recv(const oompi::rt::comm* c, void* data, st
                                         int kind, int source, int tag,
                                         oompi_cs_status* status) noexcept {
   if (!c) {
-    oompi::csharp::raise(oompi::csharp::closed, "oompi: this oompi::rt::comm has been disposed");
+    oompi::csharp::raise(oompi::csharp::closed, "oompi: this Comm has been disposed");
     return 1;
   }
   try {

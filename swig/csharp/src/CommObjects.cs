@@ -125,11 +125,9 @@ namespace Oompi
             Wire.Check<T>();
             using Message msg = Mprobe(source, tag);
             long n = msg.CountBytes;
-            if (n > Array.MaxLength)
-                throw new SerializationException($"oompi: a message of {n} bytes is larger than the largest C# byte array");
             byte[] buf = scratchBytes;
             scratchBytes = null;
-            if (buf is null || buf.Length < n) buf = new byte[Math.Max(n, 4096)];
+            if (buf is null || buf.Length < n) buf = ArrayFor(msg, n, 4096);
             try
             {
                 status = msg.Recv(MpiBuffer.Of(buf, 0, (int)n));
@@ -139,6 +137,49 @@ namespace Oompi
             finally
             {
                 if (buf.Length <= KeepScratchBytes) scratchBytes = buf;
+            }
+        }
+
+        /// <summary>
+        /// A byte array of at least n (and atLeast) bytes for the matched message msg. When there
+        /// is none (larger than a C# array, or out of memory) the message is received into native
+        /// memory and dropped before the exception is thrown: a matched message that nobody
+        /// receives is lost to every later receive, and its sender waits forever.
+        /// </summary>
+        internal static byte[] ArrayFor(Message msg, long n, long atLeast)
+        {
+            Exception error;
+            try
+            {
+                if (n <= Array.MaxLength) return new byte[Math.Max(n, atLeast)];
+                error = new SerializationException($"oompi: a message of {n} bytes is larger than the largest C# byte array");
+            }
+            catch (OutOfMemoryException e)
+            {
+                error = e;
+            }
+            Drop(msg, n);
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(error);
+            return null;
+        }
+
+        private static unsafe void Drop(Message msg, long n)
+        {
+            void* p = null;
+            try
+            {
+                p = System.Runtime.InteropServices.NativeMemory.Alloc((nuint)n);
+                msg.Recv(MpiBuffer.Of((byte*)p, n));
+            }
+            catch (OutOfMemoryException)
+            {
+                // no native memory either: take the message off the queue, truncated
+                try { msg.Recv(MpiBuffer.Of(Array.Empty<byte>())); }
+                catch (MpiException) { }
+            }
+            finally
+            {
+                System.Runtime.InteropServices.NativeMemory.Free(p);
             }
         }
 

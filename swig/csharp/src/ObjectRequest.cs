@@ -81,15 +81,16 @@ namespace Oompi
                 IsCompleted = true;  // nothing arrives from ProcNull
                 return;
             }
-            long n = msg.CountBytes;
-            if (n > Array.MaxLength)
+            try
             {
-                error = ExceptionDispatchInfo.Capture(new SerializationException(
-                    $"oompi: a message of {n} bytes is larger than the largest C# byte array"));
-                IsCompleted = true;  // (the message stays with MPI)
+                buf = Comm.ArrayFor(msg, msg.CountBytes, 0);  // (no array: the message is dropped)
+            }
+            catch (Exception e) when (e is SerializationException || e is OutOfMemoryException)
+            {
+                error = ExceptionDispatchInfo.Capture(e);
+                IsCompleted = true;
                 return;
             }
-            buf = new byte[n];
             req = msg.Irecv(buf);
         }
 

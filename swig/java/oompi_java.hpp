@@ -19,6 +19,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -61,10 +62,20 @@ inline std::atomic<bool> g_copy_arrays{true};
 
 /// A thread's native memory for array copies, reused by its calls: a few slots (a call has
 /// up to three array arguments); larger copies than `keep` bytes are freed after the call.
+struct copy_memory {
+  std::unique_ptr<char[]> data;  // not zeroed: the copy overwrites what MPI reads
+  std::size_t size = 0;
+  bool reserve(std::size_t n) noexcept {
+    if (n <= size) return true;
+    data.reset(new (std::nothrow) char[n]);
+    size = data ? n : 0;
+    return size != 0;
+  }
+};
 struct copy_slots {
   static constexpr int count = 4;
   static constexpr std::size_t keep = std::size_t(4) << 20;
-  std::vector<char> slot[count];
+  copy_memory slot[count];
   bool busy[count] = {};
 };
 inline thread_local copy_slots t_copies;
@@ -79,7 +90,7 @@ struct pin {
   jsize back = -1;        // elements copied back (-1: all)
   rt::type_kind kind = rt::type_kind::byte;
   int slot = -1;          // t_copies' slot, or -1 with `own`
-  std::vector<char> own;
+  copy_memory own;
 
   pin() = default;
   pin(const pin&) = delete;
@@ -93,7 +104,7 @@ struct pin {
     if (length < 0) length = env->GetArrayLength(array);
     const std::size_t bytes =
         static_cast<std::size_t>(length) * static_cast<std::size_t>(rt::detail::builtin_size(kind)) + 1;
-    std::vector<char>* v = &own;
+    copy_memory* v = &own;
     copy_slots& cs = t_copies;
     for (int i = 0; i < copy_slots::count; ++i)
       if (!cs.busy[i]) {
@@ -102,15 +113,13 @@ struct pin {
         v = &cs.slot[i];
         break;
       }
-    try {
-      if (v->size() < bytes) v->resize(bytes);
-    } catch (...) {
+    if (!v->reserve(bytes)) {
       if (slot >= 0) cs.busy[slot] = false;
       slot = -1;
       throw_java(env, "java/lang/OutOfMemoryError", "oompi: no native memory to copy the array");
       return false;
     }
-    ptr = v->data();
+    ptr = v->data.get();
     if (copy_in || !writable) region(false, 0, length);
     else back = 0;  // until done(): an error copies nothing back
     b.data = ptr;
@@ -141,7 +150,7 @@ struct pin {
     if (writable && !env->ExceptionCheck()) region(true, 0, back < 0 ? length : back);
     if (slot >= 0) {
       copy_slots& cs = t_copies;
-      if (cs.slot[slot].size() > copy_slots::keep) std::vector<char>().swap(cs.slot[slot]);
+      if (cs.slot[slot].size > copy_slots::keep) cs.slot[slot] = copy_memory();
       cs.busy[slot] = false;
       slot = -1;
     }

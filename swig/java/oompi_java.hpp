@@ -89,8 +89,9 @@ struct pin {
   jsize length = -1;      // elements of the array (-1: ask the JVM)
   jsize back = -1;        // elements copied back (-1: all)
   rt::type_kind kind = rt::type_kind::byte;
-  int slot = -1;          // t_copies' slot, or -1 with `own`
+  int slot = -1;          // t_copies' slot, or -1 with `own` or `small`
   copy_memory own;
+  alignas(16) char small[256];  // small arrays: no thread-local lookup, no allocation
 
   pin() = default;
   pin(const pin&) = delete;
@@ -104,22 +105,26 @@ struct pin {
     if (length < 0) length = env->GetArrayLength(array);
     const std::size_t bytes =
         static_cast<std::size_t>(length) * static_cast<std::size_t>(rt::detail::builtin_size(kind)) + 1;
-    copy_memory* v = &own;
-    copy_slots& cs = t_copies;
-    for (int i = 0; i < copy_slots::count; ++i)
-      if (!cs.busy[i]) {
-        slot = i;
-        cs.busy[i] = true;
-        v = &cs.slot[i];
-        break;
+    if (bytes <= sizeof small) {
+      ptr = small;
+    } else {
+      copy_memory* v = &own;
+      copy_slots& cs = t_copies;
+      for (int i = 0; i < copy_slots::count; ++i)
+        if (!cs.busy[i]) {
+          slot = i;
+          cs.busy[i] = true;
+          v = &cs.slot[i];
+          break;
+        }
+      if (!v->reserve(bytes)) {
+        if (slot >= 0) cs.busy[slot] = false;
+        slot = -1;
+        throw_java(env, "java/lang/OutOfMemoryError", "oompi: no native memory to copy the array");
+        return false;
       }
-    if (!v->reserve(bytes)) {
-      if (slot >= 0) cs.busy[slot] = false;
-      slot = -1;
-      throw_java(env, "java/lang/OutOfMemoryError", "oompi: no native memory to copy the array");
-      return false;
+      ptr = v->data.get();
     }
-    ptr = v->data.get();
     if (copy_in || !writable) region(false, 0, length);
     else back = 0;  // until done(): an error copies nothing back
     b.data = ptr;

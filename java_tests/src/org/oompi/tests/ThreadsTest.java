@@ -93,40 +93,40 @@ class ThreadsTest {
   }
 
   /**
-   * One round trip of kind (i % 6) with seed i: the initiator sends, the other side receives,
-   * checks and sends the same thing back, the initiator receives and checks.
+   * One round trip of kind (i % 6) with seed i: the initiator sends (tagOut), the other side
+   * receives (its tagIn), checks and sends the same thing back, the initiator receives and checks.
    */
-  private void roundTrip(int i, int peer, int tag, boolean initiator, ByteBuffer direct,
+  private void roundTrip(int i, int peer, int tagOut, int tagIn, boolean initiator, ByteBuffer direct,
                          List<Object> garbage) {
-    int seed = i * 7 + tag;
+    int seed = i * 7 + tagOut + tagIn;
     Port port = world.port(peer);
     switch (i % 6) {
       case 0: {  // small byte[] (the Java scratch path)
         int n = 1 + i % 500;
-        if (initiator) world.send(bytes(n, seed), peer, tag);
+        if (initiator) world.send(bytes(n, seed), peer, tagOut);
         byte[] in = new byte[n];
-        Status st = world.recv(in, peer, tag);
+        Status st = world.recv(in, peer, tagIn);
         assertEquals(n, st.getCountBytes());
         assertTrue(java.util.Arrays.equals(bytes(n, seed), in), "small bytes");
-        if (!initiator) world.send(in, peer, tag);
+        if (!initiator) world.send(in, peer, tagOut);
         break;
       }
       case 1: {  // double[] above 512 bytes (the native array path)
         int n = 65 + i % 300;
-        if (initiator) world.send(doubles(n, seed), peer, tag);
+        if (initiator) world.send(doubles(n, seed), peer, tagOut);
         double[] in = new double[n];
-        world.recv(in, peer, tag);
+        world.recv(in, peer, tagIn);
         assertTrue(java.util.Arrays.equals(doubles(n, seed), in), "doubles");
-        if (!initiator) world.send(in, peer, tag);
+        if (!initiator) world.send(in, peer, tagOut);
         break;
       }
       case 2: {  // int[] through a port, 64 KiB+ every 5th time (rendezvous: the receive waits)
         int n = (i % 30 == 2 ? 16 * 1024 : 1024) + i % 1000;
-        if (initiator) port.send(ints(n, seed), tag);
+        if (initiator) port.send(ints(n, seed), tagOut);
         int[] in = new int[n];
-        port.recv(in, tag);
+        port.recv(in, tagIn);
         assertTrue(java.util.Arrays.equals(ints(n, seed), in), "large ints");
-        if (!initiator) port.send(in, tag);
+        if (!initiator) port.send(in, tagOut);
         break;
       }
       case 3: {  // direct buffer through a port, and a large byte[] with a status
@@ -134,35 +134,35 @@ class ThreadsTest {
         direct.clear().limit(n);
         if (initiator) {
           for (int k = 0; k < n; k++) direct.put(k, (byte) (seed ^ k));
-          port.send(direct, tag);
+          port.send(direct, tagOut);
         }
         direct.clear().limit(n);
-        port.recv(direct, tag);
+        port.recv(direct, tagIn);
         for (int k = 0; k < n; k++) assertEquals((byte) (seed ^ k), direct.get(k), "direct");
-        if (!initiator) port.send(direct, tag);
+        if (!initiator) port.send(direct, tagOut);
         break;
       }
       case 4: {  // object graph
         int n = 1 + i % 40;
-        if (initiator) world.osend(items(n, seed), peer, tag);
-        Item got = world.orecv(Item.class, peer, tag);
+        if (initiator) world.osend(items(n, seed), peer, tagOut);
+        Item got = world.orecv(Item.class, peer, tagIn);
         checkItems(got, n, seed);
-        if (!initiator) world.osend(got, peer, tag);
+        if (!initiator) world.osend(got, peer, tagOut);
         break;
       }
       default: {  // byte[] above 512 bytes, 70 KB every 5th time, sometimes a large object message
         int n = (i % 30 == 5 ? 70_000 : 600) + i % 1000;
-        if (initiator) world.send(bytes(n, seed), peer, tag);
+        if (initiator) world.send(bytes(n, seed), peer, tagOut);
         byte[] in = new byte[n];
-        world.recv(in, peer, tag);
+        world.recv(in, peer, tagIn);
         assertTrue(java.util.Arrays.equals(bytes(n, seed), in), "large bytes");
-        if (!initiator) world.send(in, peer, tag);
+        if (!initiator) world.send(in, peer, tagOut);
         if (i % 60 == 5) {
           int[] big = ints(200_000, seed);
-          if (initiator) world.osend(big, peer, tag);
-          int[] back = world.orecv(int[].class, peer, tag);
+          if (initiator) world.osend(big, peer, tagOut);
+          int[] back = world.orecv(int[].class, peer, tagIn);
           assertTrue(java.util.Arrays.equals(ints(200_000, seed), back), "large object");
-          if (!initiator) world.osend(back, peer, tag);
+          if (!initiator) world.osend(back, peer, tagOut);
         }
         break;
       }
@@ -170,7 +170,7 @@ class ThreadsTest {
     // garbage that keeps the collector busy (some of it survives a while)
     garbage.add(new byte[8 * 1024 + i % 4096]);
     if (garbage.size() > 64) garbage.subList(0, 32).clear();
-    if (i % 997 == 0 && tag % 2 == 0) System.gc();
+    if (i % 997 == 0 && initiator) System.gc();
   }
 
   @Test
@@ -187,16 +187,19 @@ class ThreadsTest {
       final int me = t;
       Thread th = new Thread(() -> {
         // across ranks: thread t with thread t of rank ^ 1, the lower rank starts;
-        // on one rank: thread t with thread t ^ 1 (same tag), the even one starts
+        // on one rank: thread t with thread t ^ 1, the even one starts. Each pair its own tags:
+        // one for the way there, one for the way back (on one rank a thread could otherwise
+        // take its own message).
         int peer = paired ? rank ^ 1 : rank;
-        int tag = 100 + (paired ? me : me & ~1);
+        int there = 100 + 2 * (paired ? me : me >> 1), back = there + 1;
         boolean initiator = paired ? rank < peer : (me & 1) == 0;
+        int out = initiator ? there : back, in = initiator ? back : there;
         ByteBuffer direct = Buffers.newByteBuffer(4096);
         List<Object> garbage = new ArrayList<>();
         int i = 0;
         try {
           for (; i < rounds && failure.get() == null; i++) {
-            roundTrip(i, peer, tag, initiator, direct, garbage);
+            roundTrip(i, peer, out, in, initiator, direct, garbage);
             done.set(me, i + 1);
           }
         } catch (Throwable e) {
@@ -213,8 +216,10 @@ class ThreadsTest {
     // trip on a loaded 2-core machine can take milliseconds).
     long last = -1, lastChange = System.nanoTime();
     for (Thread th : threads) {
+      if (failure.get() != null) break;
       while (th.isAlive()) {
         th.join(1000);
+        if (failure.get() != null) break;  // its partner may wait forever: report it now
         long sum = 0;
         for (int t = 0; t < THREADS; t++) sum += done.get(t);
         if (sum != last) {

@@ -2,7 +2,7 @@
 // (java/java.i, csharp/csharp.i, python/python.i), which first define:
 //   OOMPI_TRANSLATE_EXCEPTION  turn the C++ exception in flight into the language's exception
 //   OOMPI_FAIL                 leave the wrapper after that (return $null; / SWIG_fail;)
-//   OOMPI_AFTER_ACTION         run right after a successful call (Java: unpin arrays)
+//   OOMPI_AFTER_ACTION         run right after a successful call (none does anything now)
 // and their typemaps for the run-time buffers (oompi::rt::buffer / async_buffer), the rename
 // rule of the language, and the managed helper code.
 //

@@ -13,7 +13,7 @@
 
 %define OOMPI_TRANSLATE_EXCEPTION oompi::java::translate(jenv) %enddef
 %define OOMPI_FAIL return $null; %enddef
-%define OOMPI_AFTER_ACTION oompi::java::release_all(); %enddef
+%define OOMPI_AFTER_ACTION %enddef
 
 // --- naming ------------------------------------------------------------------------------
 %rename("%(lowercamelcase)s", %$isfunction) "";
@@ -47,7 +47,7 @@
   if (!oompi::java::describe(jenv, $input, true, false, tmp, pin)) return $null;
   $1 = &tmp;
 %}
-// Pinned only after every argument is converted: nothing may throw while the GC is locked.
+// Copied only after every argument is converted (a failed conversion leaves nothing to undo).
 %typemap(check) const oompi::rt::buffer&, oompi::rt::buffer& %{
   if (pin$argnum.array && !pin$argnum.acquire(jenv, tmp$argnum)) return $null;
 %}
@@ -469,6 +469,11 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::op, (isNull() || isUser()),
   public static final Op MINLOC = of(OpKind.MINLOC);
 )
 
+// A handle passed as an argument (comm.compare(other), allreduce(..., op), a Datatype, a Group,
+// a Request in a RequestVector, ...): closed, it throws the IllegalStateException a call on it
+// throws (Handles.java), not SWIG's NullPointerException naming the C++ type.
+%typemap(javain) SWIGTYPE &, const SWIGTYPE & "Handles.ptr($javaclassname.getCPtr($javainput), $javainput, \"$javaclassname\")"
+
 %typemap(check) SWIGTYPE *self %{
   if (!$1) {
     oompi::java::throw_java(jenv, "java/lang/IllegalStateException",
@@ -486,7 +491,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::op, (isNull() || isUser()),
 %pragma(java) moduleimports=%{
 %}
 
-// Copy mode for arrays (oompi.arrays=copy): see oompi_java.hpp.
+// Arrays are always copied now (oompi_java.hpp, pin): setArrayCopy(false) changes nothing.
 %inline %{
 namespace oompi::java {
 inline void set_array_copy(bool copy) { g_copy_arrays.store(copy); }
@@ -511,8 +516,8 @@ inline bool array_copy() { return g_copy_arrays.load(); }
     return $null;
   }
 %}
-// Primitive arrays, same idea: Java passes the array's length and element kind; pinned (or
-// copied, oompi.arrays=copy) by the same pin as the general path, released before any
+// Primitive arrays, same idea: Java passes the array's length and element kind; copied by the
+// same pin as the general path (a receive copies back only what arrived), finished before any
 // exception reaches Java.
 %typemap(jni) oompi::java::array_ref "jobject"
 %typemap(jtype) oompi::java::array_ref "Object"
@@ -550,8 +555,7 @@ inline bool array_copy() { return g_copy_arrays.load(); }
 %include "../oompi.i"
 
 // Port fast paths (after oompi.i: its %exception must cover these %extend methods).
-// Their own handler: nothing pinned survives the call (array_use unpins itself), so only the
-// error path releases pins (translate does), not every call.
+// Their own handler (the shared one's, less the unused after-action hook).
 %define OOMPI_JAVA_FAST_EXCEPTION(NAME)
 %exception oompi::rt::comm::NAME {
   try {

@@ -2,11 +2,10 @@
 // objects, array pinning, exception translation.
 //
 // Buffers: a Java buffer argument is an Object: a primitive array (blocking calls only) or a
-// direct java.nio buffer (any call; its elements [position, limit)). Arrays are pinned with
-// GetPrimitiveArrayCritical in the `check` typemap, after every argument has been converted,
-// so no JNI call (which could throw) happens while the GC is locked; they are released right
-// after the MPI call, and on the error path before the Java exception is thrown. Every pin is
-// on a thread-local list so that the one shared %exception handler can release them.
+// direct java.nio buffer (any call; its elements [position, limit)). Arrays are copied into
+// native memory in the `check` typemap, after every argument has been converted, and copied
+// back (receives) when the wrapper returns (not on the error path); never pinned across the
+// call (see pin).
 #ifndef OOMPI_SWIG_JAVA_HPP
 #define OOMPI_SWIG_JAVA_HPP
 
@@ -14,11 +13,13 @@
 
 #include <jni.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -50,95 +51,134 @@ inline void throw_mpi(JNIEnv* env, const oompi::error& e) noexcept {
 
 // --- pins ---------------------------------------------------------------------------------
 
-// How blocking calls reach a primitive array: pinned in place (GetPrimitiveArrayCritical,
-// default) or copied into native memory (Get/Set<T>ArrayRegion). Set from Java
-// (system property oompi.arrays=copy) through MPI.setArrayCopy.
-inline std::atomic<bool> g_copy_arrays{false};
+// How blocking calls reach a primitive array: copied into native memory (Get<T>ArrayRegion)
+// and, for receives, back (Set<T>ArrayRegion). Never pinned with GetPrimitiveArrayCritical:
+// JDK 17's collectors lock the GC while an array is pinned, so a thread waiting in MPI with a
+// pinned array stalls every thread of its JVM that needs a collection, including the one that
+// would send (or, on another rank, make another thread send) the awaited message: a deadlock
+// with MPI_THREAD_MULTIPLE (test java.threads). A copy costs one JNI call, as does a pin.
+// MPI.setArrayCopy is kept for compatibility and changes nothing.
+inline std::atomic<bool> g_copy_arrays{true};
 
-struct pin;
-// initial-exec: no __tls_get_addr call on every access (the library is loaded once).
-inline thread_local pin* t_pins __attribute__((tls_model("initial-exec"))) = nullptr;
+/// A thread's native memory for array copies, reused by its calls: a few slots (a call has
+/// up to three array arguments); larger copies than `keep` bytes are freed after the call.
+struct copy_memory {
+  std::unique_ptr<char[]> data;  // not zeroed: the copy overwrites what MPI reads
+  std::size_t size = 0;
+  bool reserve(std::size_t n) noexcept {
+    if (n <= size) return true;
+    data.reset(new (std::nothrow) char[n]);
+    size = data ? n : 0;
+    return size != 0;
+  }
+};
+struct copy_slots {
+  static constexpr int count = 4;
+  static constexpr std::size_t keep = std::size_t(4) << 20;
+  copy_memory slot[count];
+  bool busy[count] = {};
+};
+inline thread_local copy_slots t_copies;
 
 struct pin {
   JNIEnv* env = nullptr;
   jarray array = nullptr;
   void* ptr = nullptr;
   bool writable = false;
-  bool copied = false;
+  bool copy_in = true;    // false: a receive that copies back only what arrived (done())
+  jsize length = -1;      // elements of the array (-1: ask the JVM)
+  jsize back = -1;        // elements copied back (-1: all)
   rt::type_kind kind = rt::type_kind::byte;
-  std::vector<char> copy;
-  pin* next = nullptr;
+  int slot = -1;          // t_copies' slot, or -1 with `own` or `small`
+  copy_memory own;
+  alignas(16) char small[256];  // small arrays: no thread-local lookup, no allocation
 
   pin() = default;
   pin(const pin&) = delete;
   pin& operator=(const pin&) = delete;
   ~pin() { release(); }
 
-  /// Pins (or copies) the array and points b.data at it. False with a Java exception pending.
+  /// Copies the array into native memory (a receive without copy_in: nothing copied yet) and
+  /// points b.data there. False with a Java exception pending.
   bool acquire(JNIEnv* e, rt::buffer& b) noexcept {
     env = e;
-    if (g_copy_arrays.load(std::memory_order_relaxed)) {
-      try {
-        // The whole array (region() copies all of it), whatever datatype b has.
-        copy.resize(static_cast<std::size_t>(env->GetArrayLength(array)) *
-                        static_cast<std::size_t>(rt::detail::builtin_size(kind)) + 1);
-      } catch (...) {
-        throw_java(env, "java/lang/OutOfMemoryError", "oompi: no memory to copy the array");
-        return false;
-      }
-      copied = true;
-      ptr = copy.data();
-      region(false);  // also for receives: a shorter message leaves the rest unchanged
+    if (length < 0) length = env->GetArrayLength(array);
+    const std::size_t bytes =
+        static_cast<std::size_t>(length) * static_cast<std::size_t>(rt::detail::builtin_size(kind)) + 1;
+    if (bytes <= sizeof small) {
+      ptr = small;
     } else {
-      ptr = env->GetPrimitiveArrayCritical(array, nullptr);
-      if (!ptr) {
-        release_all_except(this);
-        throw_java(env, "java/lang/OutOfMemoryError", "oompi: cannot pin the array");
+      copy_memory* v = &own;
+      copy_slots& cs = t_copies;
+      for (int i = 0; i < copy_slots::count; ++i)
+        if (!cs.busy[i]) {
+          slot = i;
+          cs.busy[i] = true;
+          v = &cs.slot[i];
+          break;
+        }
+      if (!v->reserve(bytes)) {
+        if (slot >= 0) cs.busy[slot] = false;
+        slot = -1;
+        throw_java(env, "java/lang/OutOfMemoryError", "oompi: no native memory to copy the array");
         return false;
       }
+      ptr = v->data.get();
     }
+    if (copy_in || !writable) region(false, 0, length);
+    else back = 0;  // until done(): an error copies nothing back
     b.data = ptr;
-    next = t_pins;
-    t_pins = this;
     return true;
   }
 
-  /// Unpins (or copies back). Idempotent; no JNI call that could throw while pinned.
+  /// A receive without copy_in completed with `bytes` bytes: those are copied back (a partial
+  /// last element merged with the array's own bytes).
+  void done(std::int64_t bytes) noexcept {
+    const std::int64_t size = rt::detail::builtin_size(kind);
+    bytes = std::max<std::int64_t>(0, std::min<std::int64_t>(bytes, std::int64_t(length) * size));
+    back = static_cast<jsize>(bytes / size);
+    if (const std::int64_t part = bytes % size) {
+      char tmp[16];
+      char* last = static_cast<char*>(ptr) + std::int64_t(back) * size;
+      std::memcpy(tmp, last, static_cast<std::size_t>(part));
+      region(false, back, 1);
+      std::memcpy(last, tmp, static_cast<std::size_t>(part));
+      ++back;
+    }
+  }
+
+  /// Copies back (a receive that did not fail: no Java exception pending, for which JNI allows
+  /// no array call) and gives the memory back. Runs when the wrapper returns: a user function
+  /// called back from inside the MPI call (a nested wrapper) leaves the outer call's copies alone.
   void release() noexcept {
     if (!ptr) return;
-    for (pin** p = &t_pins; *p; p = &(*p)->next)
-      if (*p == this) {
-        *p = next;
-        break;
-      }
-    if (copied) {
-      if (writable) region(true);
-    } else {
-      env->ReleasePrimitiveArrayCritical(array, ptr, writable ? 0 : JNI_ABORT);
+    if (writable && !env->ExceptionCheck()) region(true, 0, back < 0 ? length : back);
+    if (slot >= 0) {
+      copy_slots& cs = t_copies;
+      if (cs.slot[slot].size > copy_slots::keep) cs.slot[slot] = copy_memory();
+      cs.busy[slot] = false;
+      slot = -1;
     }
     ptr = nullptr;
   }
 
-  static void release_all_except(pin* keep) noexcept {
-    for (pin* p = t_pins; p;) {
-      pin* n = p->next;
-      if (p != keep) p->release();
-      p = n;
-    }
-  }
-
 private:
-  void region(bool back) noexcept {
-    const jsize n = env->GetArrayLength(array);
+  /// Elements [from, from + n) between the array and the copy.
+  void region(bool back_to_java, jsize from, jsize n) noexcept {
+    if (n <= 0) return;
+    const std::int64_t off = std::int64_t(from) * rt::detail::builtin_size(kind);
+    void* at = static_cast<char*>(ptr) + off;
     switch (kind) {
 #define OOMPI_JAVA_REGION(K, JT, Name)                                                        \
   case rt::type_kind::K:                                                                   \
-    if (back)                                                                              \
-      env->Set##Name##ArrayRegion(static_cast<JT##Array>(array), 0, n,                     \
-                                  reinterpret_cast<const JT*>(ptr));                       \
+    if (back_to_java)                                                                      \
+      env->Set##Name##ArrayRegion(static_cast<JT##Array>(array), from, n,                  \
+                                  reinterpret_cast<const JT*>(at));                        \
     else                                                                                   \
-      env->Get##Name##ArrayRegion(static_cast<JT##Array>(array), 0, n, reinterpret_cast<JT*>(ptr)); \
+      env->Get##Name##ArrayRegion(static_cast<JT##Array>(array), from, n, reinterpret_cast<JT*>(at)); \
     break;
+      case rt::type_kind::byte:   // osend's byte[] (MPI_BYTE)
+      case rt::type_kind::uint8:
       OOMPI_JAVA_REGION(int8, jbyte, Byte)
       OOMPI_JAVA_REGION(int16, jshort, Short)
       OOMPI_JAVA_REGION(uint16, jchar, Char)
@@ -153,7 +193,6 @@ private:
   }
 };
 
-/// Releases every pin of this thread (the error path of the shared %exception handler).
 /// The address of a direct buffer, for the Port fast paths (whose Java side has checked
 /// isDirect() and non-null): a read of java.nio.Buffer.address, which HotSpot serves without
 /// leaving Java's thread state. GetDirectBufferAddress checks the object's class first (an
@@ -169,10 +208,6 @@ inline void* direct_address_of(JNIEnv* env, jobject buf) {
   }();
   if (field) return reinterpret_cast<void*>(static_cast<std::intptr_t>(env->GetLongField(buf, field)));
   return env->GetDirectBufferAddress(buf);
-}
-
-inline void release_all() noexcept {
-  while (t_pins) t_pins->release();
 }
 
 // --- classifying buffer objects -------------------------------------------------------------
@@ -391,6 +426,7 @@ inline bool describe(JNIEnv* env, jobject obj, bool writable, bool async, rt::bu
     b.count = env->GetArrayLength(static_cast<jarray>(obj));
     b.data = nullptr;  // set by pin::acquire
     p.array = static_cast<jarray>(obj);
+    p.length = static_cast<jsize>(b.count);
     p.writable = writable;
     p.kind = ci->kind;
     return true;
@@ -477,7 +513,7 @@ inline jlongArray status_array(JNIEnv* env, const rt::status& s) noexcept {
   return a;
 }
 
-/// Turns the C++ exception in flight into a pending Java exception (pins released first).
+/// Turns the C++ exception in flight into a pending Java exception.
 /// A Java exception thrown by a user function (a director upcall inside MPI): carried as a C++
 /// exception through the core's trampoline to the collective, which throws the same Throwable
 /// again in Java (translate below).
@@ -500,7 +536,6 @@ private:
 };
 
 inline void translate(JNIEnv* env) noexcept {
-  release_all();
   try {
     throw;
   } catch (const java_error& e) {
@@ -544,6 +579,8 @@ inline oompi::rt::buffer direct_buffer(direct_address a, int position, int count
 }
 namespace oompi::java {
 struct array_ref { JNIEnv* env = nullptr; jarray array = nullptr; };
+/// An array argument of the fast paths, copied for the call (see pin). A receive copies nothing
+/// in: received(n) copies back the n bytes that arrived when the array_use ends.
 struct array_use {
   pin p;
   oompi::rt::buffer b;
@@ -553,33 +590,37 @@ struct array_use {
                           oompi::rt::detail::builtin_size(k));
     p.array = a.array;
     p.writable = writable;
+    p.copy_in = !writable;
+    p.length = length;
     p.kind = k;
     if (!p.acquire(a.env, b)) throw std::bad_alloc();  // the Java exception stays pending
     b.data = static_cast<char*>(b.data) + static_cast<std::int64_t>(offset) * b.extent;
     b.count = count;
   }
+  void received(std::int64_t bytes) noexcept { p.done(bytes); }
 };
 }
 
 namespace oompi::java {
-/// send_array/recv_array of java.i: the array pinned for the call (arrays of up to 512 bytes
+/// send_array/recv_array of java.i: the array copied for the call (arrays of up to 512 bytes
 /// do not come here: Port.java copies them into its per-thread direct buffer).
 inline void send_array(const rt::comm& c, array_ref a, int length, int kind, int dest, int tag) {
   array_use u(a, length, 0, length, kind, false);
   c.send(u.b, dest, tag);
 }
 
-/// The array is unpinned (or copied back) when it returns.
+/// The received bytes are copied back when it returns (the rest of the array is unchanged).
 inline rt::status recv_array(const rt::comm& c, array_ref a, int length, int kind, int source,
                              int tag) {
   array_use u(a, length, 0, length, kind, true);
-  return c.recv(u.b, source, tag);
+  rt::status s = c.recv(u.b, source, tag);
+  u.received(s.count_bytes());
+  return s;
 }
 
 inline void recv_array_ignore_status(const rt::comm& c, array_ref a, int length, int kind,
                                      int source, int tag) {
-  array_use u(a, length, 0, length, kind, true);
-  c.recv_ignore_status(u.b, source, tag);
+  recv_array(c, a, length, kind, source, tag);  // the size is needed to copy back
 }
 
 /// orecv's receive. A matched probe (MPI_Mprobe: safe with threads), then, when the message fits
@@ -595,6 +636,7 @@ inline void mrecv_into(array_ref a, std::int64_t n, MPI_Message& msg) {
               static_cast<int>(rt::type_kind::byte), true);
   MPI_Status st;
   OOMPI_CHECK(MPI_Mrecv, (u.b.data, static_cast<int>(n), MPI_BYTE, &msg, &st));
+  u.received(n);
 }
 
 inline std::int64_t mprobe_recv_bytes(const rt::comm& c, int source, int tag, array_ref scratch,

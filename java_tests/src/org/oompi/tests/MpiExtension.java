@@ -22,6 +22,12 @@ public final class MpiExtension implements BeforeAllCallback, AfterTestExecution
     if (env == null) env = new Environment(ThreadLevel.MULTIPLE);
   }
 
+  /** The thread level MPI provides. */
+  static synchronized ThreadLevel provided() {
+    init();
+    return env.getProvided();
+  }
+
   /** Called when the launcher session closes: finalizes MPI. */
   static synchronized void shutdown() {
     if (env != null) {

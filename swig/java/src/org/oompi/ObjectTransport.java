@@ -102,8 +102,7 @@ final class ObjectTransport {
         }
         throw new SerializationException("oompi: an object message of " + n + " bytes exceeds a Java array");
       }
-      // The scratch grows to SCRATCH_MAX; larger messages get an array of their own (with
-      // -Doompi.arrays=copy the whole scratch is copied on every receive: keep it modest).
+      // The scratch grows to SCRATCH_MAX; larger messages get an array of their own.
       byte[] buf;
       try {
         buf = new byte[(int) Math.max(n, n <= SCRATCH_MAX ? Math.min(2L * s.recv.length, SCRATCH_MAX) : n)];
@@ -144,8 +143,8 @@ final class ObjectTransport {
     Scratch s = lease();
     try {
       if (s.recv.length < n) s.recv = new byte[(int) Math.max(n, Math.min(2L * s.recv.length, Integer.MAX_VALUE - 16))];
-      // the buffer may be longer than the message (MPI takes n bytes), but not much longer: in
-      // copy mode (-Doompi.arrays=copy) the whole array is copied
+      // the buffer may be longer than the message (MPI takes n bytes), but not much longer: the
+      // general path copies the whole array in and out
       byte[] buf = s.recv.length > Math.max(4096, 4 * n) ? new byte[(int) n] : s.recv;
       m.recv(buf);
       return type == null ? null : Wire.read(buf, 0, (int) n, type, byValue);

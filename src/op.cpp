@@ -5,6 +5,10 @@
 
 #include "detail/reclaim.hpp"
 
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
 namespace oompi::rt {
 
 user_function::~user_function() = default;
@@ -53,11 +57,30 @@ op op::create(user_function* fn, bool commutative) {
   // facade handle made per call (no MPI call, never freed).
   s->core = oompi::op(
       [fn](const void* in, void* inout, int len, MPI_Datatype type) {
-        MPI_Aint lb = 0, extent = 0;
+        MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
         MPI_Type_get_extent(type, &lb, &extent);
-        fn->call(static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(in)),
-                 static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(inout)), len,
-                 static_cast<std::int64_t>(extent), datatype::borrow(type));
+        MPI_Type_get_true_extent(type, &true_lb, &true_extent);
+        auto call = [&](const void* a, void* b) {
+          fn->call(static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(a)),
+                   static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(b)), len,
+                   static_cast<std::int64_t>(extent), datatype::borrow(type));
+        };
+        if (true_lb == 0 && true_extent == extent) {
+          call(in, inout);
+        } else {
+          // The function sees len * extent bytes, but MPI's buffers hold only the data span of
+          // the elements (a struct with tail padding: 20 of 24 bytes for the last one). Hand it
+          // copies as big as it reads, and copy back only the data span.
+          const MPI_Aint span_end = (len - 1) * extent + true_lb + true_extent;
+          const MPI_Aint lo = std::min<MPI_Aint>(0, true_lb);
+          const MPI_Aint hi = std::max<MPI_Aint>(len * extent, span_end);
+          std::vector<char> a(static_cast<std::size_t>(hi - lo)), b(a.size());
+          const auto span = static_cast<std::size_t>(span_end - true_lb);
+          std::memcpy(a.data() + (true_lb - lo), static_cast<const char*>(in) + true_lb, span);
+          std::memcpy(b.data() + (true_lb - lo), static_cast<char*>(inout) + true_lb, span);
+          call(a.data() - lo, b.data() - lo);
+          std::memcpy(static_cast<char*>(inout) + true_lb, b.data() + (true_lb - lo), span);
+        }
         std::string message;
         if (fn->take_failure(message)) throw user_function_error(message);
       },

@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -63,9 +64,13 @@ namespace {
 
 using bytes = std::vector<std::byte>;
 
+// tests/golden, from CMake as in Java and C# (__FILE__ may be relative to the build directory,
+// e.g. when ccache's base_dir rewrites the source path).
 bytes read_golden(const std::string& name) {
-  std::string path = __FILE__;
-  path = path.substr(0, path.find_last_of('/')) + "/golden/" + name;
+  const char* dir = std::getenv("OOMPI_GOLDEN_DIR");
+  REQUIRE(dir != nullptr);
+  const std::string path = std::string(dir) + "/" + name;
+  INFO(path);
   std::ifstream in(path, std::ios::binary);
   REQUIRE(in.good());
   std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

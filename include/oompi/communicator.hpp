@@ -19,6 +19,7 @@
 
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -161,6 +162,10 @@ public:
     status s;
     detail::with_int_count(detail::describe(sendbuf), [&](void* sp, int sn, MPI_Datatype st) {
       detail::with_int_count(detail::describe_out(recvbuf), [&](void* rp, int rn, MPI_Datatype rt) {
+        // MPI wants the two buffers apart; Open MPI copes with one buffer, MPICH aborts.
+        if (sp == rp && sn > 0 && rn > 0 && dest != MPI_PROC_NULL && source != MPI_PROC_NULL)
+          throw std::invalid_argument("MPI_Sendrecv: the send and receive buffers are the same "
+                                      "memory; use sendrecv_replace");
         OOMPI_CHECK(MPI_Sendrecv,
                     (sp, sn, st, dest, sendtag, rp, rn, rt, source, recvtag, comm_, &s.native()));
       });

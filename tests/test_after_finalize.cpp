@@ -77,8 +77,9 @@ int main(int argc, char* argv[]) {
     std::vector<point> pts(3, point{1.0, 2.0, 3}), back(3);
     status = world.sendrecv(pts, world.rank(), 1, back, world.rank(), 1);
     expect(status.count<point>() == 3, "struct round trip before finalize");
+    std::vector<int> got(4);  // apart from the pending send's buffer (MPICH checks)
     done = world.isend(data, world.rank(), 2);
-    world.recv(data, world.rank(), 2);
+    world.recv(got, world.rank(), 2);
     done.wait();
     expect(oompi::detail::type_cache::instance().types.size() >= 1, "struct type cached");
   }

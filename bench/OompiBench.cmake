@@ -63,10 +63,10 @@ function(oompi_add_bench name)
 
   if(NOT arg_NO_SMOKE_TEST AND COMMAND oompi_add_mpi_test AND OOMPI_BENCH_SMOKE_TESTS)
     if(arg_SELF_LAUNCHED)
-      add_test(NAME bench.${name} COMMAND ${arg_COMMAND} ${arg_QUICK_ARGS})
+      add_test(NAME ${OOMPI_TEST_PREFIX}bench.${name} COMMAND ${arg_COMMAND} ${arg_QUICK_ARGS})
       string(JOIN " " launcher ${MPIEXEC_EXECUTABLE} ${OOMPI_MPIEXEC_FLAGS_INTERNAL}
              ${OOMPI_MPIEXEC_FLAGS} ${MPIEXEC_PREFLAGS})
-      set_tests_properties(bench.${name} PROPERTIES TIMEOUT 120 LABELS "bench"
+      set_tests_properties(${OOMPI_TEST_PREFIX}bench.${name} PROPERTIES TIMEOUT 120 LABELS "bench"
         ENVIRONMENT "${OOMPI_LAUNCHER_ENV};OOMPI_BENCH_MPIEXEC=${launcher}")
     else()
       oompi_add_mpi_test(bench.${name} COMMAND ${arg_COMMAND} ${arg_QUICK_ARGS}

@@ -2,9 +2,10 @@
 #                    [RANKS 1 2 4] [TIMEOUT seconds] [LABELS ...] [ENVIRONMENT VAR=value ...]
 #                    [WORKING_DIRECTORY dir] [PEER cmd [args...]])
 #
-# Registers one CTest test per rank count, named <lang>.<area>.np<N>, that runs COMMAND under
-# FindMPI's launcher. COMMAND may be anything (a C++ test program, `java ...`, `dotnet ...`,
-# `python3 -m pytest ...`): every language's suite registers through this one helper. The
+# Registers one CTest test per rank count, named <lang>.<area>.np<N> (after OOMPI_TEST_PREFIX),
+# that runs COMMAND under FindMPI's launcher. COMMAND may be anything (a C++ test program,
+# `java ...`, `dotnet ...`, `python3 -m pytest ...`): every language's suite registers through
+# this one helper. The
 # verdict is the launcher's exit code, so a test program must make all ranks agree on it.
 #
 # PEER makes it an MPMD job: rank 0 runs the PEER command and the other N - 1 ranks run COMMAND
@@ -18,13 +19,49 @@ endif()
 
 # Open MPI refuses to start more ranks than cores (we test 4 ranks on 2 cores) and refuses to
 # run as root; both are switched off only for Open MPI, which is the only launcher that needs it.
+# MPICH's hydra needs neither.
 execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version
                 OUTPUT_VARIABLE _oompi_mpiexec_version ERROR_QUIET)
 set(OOMPI_MPIEXEC_FLAGS "" CACHE STRING "Extra flags for the MPI launcher in tests")
 if(_oompi_mpiexec_version MATCHES "Open MPI|OpenRTE")
+  set(OOMPI_MPI_VENDOR openmpi CACHE INTERNAL "")
   set(OOMPI_MPIEXEC_FLAGS_INTERNAL --oversubscribe CACHE INTERNAL "")
   set(OOMPI_LAUNCHER_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 CACHE INTERNAL "")
+elseif(_oompi_mpiexec_version MATCHES "HYDRA")
+  set(OOMPI_MPI_VENDOR mpich CACHE INTERNAL "")
+  set(OOMPI_MPIEXEC_FLAGS_INTERNAL "" CACHE INTERNAL "")
+  set(OOMPI_LAUNCHER_ENV "" CACHE INTERNAL "")
+else()
+  set(OOMPI_MPI_VENDOR other CACHE INTERNAL "")
 endif()
+# A second build against another MPI (scripts/test-mpich.sh) names its tests mpich.<lang>.<area>.npN
+# and labels every one of them `mpich`; empty (the default) leaves the names as they are.
+set(OOMPI_TEST_PREFIX "" CACHE STRING "Prefix of every test name, e.g. mpich. (also a label)")
+if(OOMPI_TEST_PREFIX AND NOT OOMPI_TEST_PREFIX MATCHES "^[a-z0-9]+\\.$")
+  message(FATAL_ERROR "OOMPI_TEST_PREFIX must be a word and a dot, e.g. mpich.")
+endif()
+if(OOMPI_TEST_PREFIX)
+  string(REGEX REPLACE "\\.$" "" _oompi_prefix_label "${OOMPI_TEST_PREFIX}")
+  # Directory labels reach every test of the project, add_test()'s own ones too.
+  set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY LABELS ${_oompi_prefix_label})
+endif()
+# oompi_links_other_mpi(<var> <library>): sets <var> to the MPI library that <library> was linked
+# against when that is not this build's MPI, else to "". A distribution builds Boost.MPI and
+# mpi4py against one MPI (Debian: Open MPI); loaded beside another, two MPIs share one process.
+function(oompi_links_other_mpi out lib)
+  set(${out} "" PARENT_SCOPE)
+  list(GET MPI_C_LIBRARIES 0 mpi)
+  execute_process(COMMAND ${CMAKE_OBJDUMP} -p ${mpi} OUTPUT_VARIABLE mine ERROR_QUIET)
+  execute_process(COMMAND ${CMAKE_OBJDUMP} -p ${lib} OUTPUT_VARIABLE theirs ERROR_QUIET)
+  string(REGEX MATCH "SONAME +([^\n]+)" mine "${mine}")
+  set(mine ${CMAKE_MATCH_1})
+  string(REGEX MATCHALL "NEEDED +libmpi[^\n]*" theirs "${theirs}")
+  string(REGEX REPLACE "NEEDED +" "" theirs "${theirs}")
+  if(mine AND theirs AND NOT mine IN_LIST theirs)
+    set(${out} "${theirs}" PARENT_SCOPE)
+  endif()
+endfunction()
+
 set(OOMPI_DEFAULT_RANKS 1 2 4 CACHE STRING "Rank counts every MPI test runs at")
 set(OOMPI_TEST_TIMEOUT 120 CACHE STRING "Default per-test timeout in seconds")
 
@@ -50,7 +87,7 @@ function(oompi_add_mpi_test name)
   endif()
   string(REGEX MATCH "^[a-z]+" lang "${name}")
   foreach(np IN LISTS arg_RANKS)
-    set(test ${name}.np${np})
+    set(test ${OOMPI_TEST_PREFIX}${name}.np${np})
     set(flags ${OOMPI_MPIEXEC_FLAGS_INTERNAL} ${OOMPI_MPIEXEC_FLAGS} ${MPIEXEC_PREFLAGS})
     if(arg_PEER)
       if(np LESS 2)

@@ -1,9 +1,14 @@
 """mpi4py interop: an mpi4py communicator used by oompi, an oompi communicator handed to mpi4py."""
+import os
+
 import numpy as np
 import pytest
 
 import oompi
 
+if os.environ.get("OOMPI_MPI4PY_OTHER_MPI"):  # set by CMake (python_tests/CMakeLists.txt)
+    pytest.skip(f"mpi4py is built against {os.environ['OOMPI_MPI4PY_OTHER_MPI']}, oompi against "
+                "another MPI: two MPI libraries cannot share a process", allow_module_level=True)
 MPI = pytest.importorskip("mpi4py.MPI")
 
 

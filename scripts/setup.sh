@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  openmpi-bin libopenmpi-dev                       # the MPI library (MPICH works too)
+  openmpi-bin libopenmpi-dev                       # the MPI library, the default one
+  mpich libmpich-dev                               # the second MPI (scripts/test-mpich.sh)
   libcereal-dev                                    # default serialization back end
   catch2                                           # C++ tests (Catch2 2.13)
   libboost-mpi-dev libboost-serialization-dev      # Boost back end and bench peer
@@ -31,5 +32,25 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 echo "setup: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# Open MPI stays the default MPI (mpicc, mpirun, mpi.h, libmpi.so): its alternatives have the
+# higher priority, but installing MPICH must not move a choice made before either; the build
+# reaches MPICH by its own names (mpicc.mpich, mpiexec.mpich).
+arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+alternatives=(mpi mpirun "mpi-$arch")
+declare -A before
+for a in "${alternatives[@]}"; do
+  before[$a]=$(update-alternatives --query "$a" 2>/dev/null | sed -n 's/^Value: //p')
+done
+
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+for a in "${alternatives[@]}"; do
+  query=$(update-alternatives --query "$a" 2>/dev/null) || continue
+  now=$(sed -n 's/^Value: //p' <<<"$query")
+  want=${before[$a]:-$(sed -n 's/^Alternative: \(.*openmpi.*\)/\1/p' <<<"$query" | head -n1)}
+  if [ -n "$want" ] && [ "$now" != "$want" ]; then
+    echo "setup: $a back to $want (was moved to $now)"
+    $SUDO update-alternatives --set "$a" "$want"
+  fi
+done

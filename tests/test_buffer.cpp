@@ -103,7 +103,7 @@ TEST_CASE("buffers describe the caller's memory: address, count, datatype, no co
   CHECK(d.count == 2);
   CHECK(d.type == oompi::datatype_of<float[3]>());
 
-  auto raw = oompi::buffer(carr, 6, MPI_FLOAT);
+  auto raw = oompi::buffer(&carr[0], 6, MPI_FLOAT);
   CHECK(desc(raw).data == carr);
   CHECK(desc(raw).count == 6);
 

@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -63,6 +64,8 @@ namespace {
 
 using bytes = std::vector<std::byte>;
 
+// tests/golden, from CMake as in Java and C# (__FILE__ may be relative to the build directory,
+// e.g. when ccache's base_dir rewrites the source path).
 bytes read_golden(const std::string& name) {
   const std::string path = OOMPI_SOURCE_DIR "/tests/golden/" + name;
   std::ifstream in(path, std::ios::binary);

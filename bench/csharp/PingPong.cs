@@ -50,6 +50,9 @@ namespace OompiBench
         {
             try
             {
+                // Only when the binding runs on Open MPI: loading it beside another MPI (MPICH)
+                // would bring a second, uninitialised MPI into the process.
+                if (!System.IO.File.ReadAllText("/proc/self/maps").Contains("/libmpi.so.40")) return false;
                 var lib = NativeLibrary.Load("libmpi.so.40");
                 commWorld = NativeLibrary.GetExport(lib, "ompi_mpi_comm_world");
                 mpiChar = NativeLibrary.GetExport(lib, "ompi_mpi_char");

@@ -87,11 +87,19 @@ inline raw_buffer buffer(void* data, std::size_t count, const datatype& type) no
 inline raw_buffer buffer(const void* data, std::size_t count, const datatype& type) noexcept {
   return raw_buffer(data, count, type);
 }
-inline raw_buffer buffer(void* data, std::size_t count, MPI_Datatype type) noexcept {
+/// With an MPI_Datatype handle the data must be a pointer, not a C array: MPICH's handles are
+/// ints, so buffer(array, n, MPI_FLOAT) would read as buffer(array, offset, count) there.
+template <class T>
+raw_buffer buffer(T* const& data, std::size_t count, MPI_Datatype type) noexcept {
   return raw_buffer(data, count, type);
 }
-inline raw_buffer buffer(const void* data, std::size_t count, MPI_Datatype type) noexcept {
-  return raw_buffer(data, count, type);
+template <class T, std::size_t N, class H,
+          std::enable_if_t<std::is_same_v<H, MPI_Datatype> && !std::is_integral_v<H>, int> = 0>
+raw_buffer buffer(T (&)[N], std::size_t, H) noexcept {
+  static_assert(detail::always_false_v<T>,
+                "oompi: with an MPI_Datatype, pass a pointer: buffer(&array[0], count, type) "
+                "(with MPICH, whose handles are ints, buffer(array, offset, count) is meant)");
+  return raw_buffer(nullptr, 0, MPI_DATATYPE_NULL);
 }
 
 /// Customisation point: specialise with data(b), size(b), type(b) (and, for containers that a

@@ -18,6 +18,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -166,7 +167,14 @@ public:
                                   " dimensions");
     std::vector<int> keep(remain.begin(), remain.end());
     MPI_Comm c = MPI_COMM_NULL;
-    OOMPI_CHECK(MPI_Cart_sub, (native(), detail::array_arg(keep), &c));
+    if (std::find(keep.begin(), keep.end(), 1) == keep.end()) {
+      // No dimension kept: a 0-dimensional grid of the calling process alone, made locally,
+      // since MPICH 4.0's MPI_Cart_sub gives it to the first process only (MPI_COMM_NULL to
+      // the others: pmodels/mpich#7832).
+      OOMPI_CHECK(MPI_Cart_create, (MPI_COMM_SELF, 0, nullptr, nullptr, 0, &c));
+    } else {
+      OOMPI_CHECK(MPI_Cart_sub, (native(), detail::array_arg(keep), &c));
+    }
     return cartesian_communicator(c, true);
   }
 

@@ -20,6 +20,7 @@
 
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -163,6 +164,10 @@ public:
     status s;
     detail::with_int_count(detail::describe(sendbuf), [&](void* sp, int sn, MPI_Datatype st) {
       detail::with_int_count(detail::describe_out(recvbuf), [&](void* rp, int rn, MPI_Datatype rt) {
+        // MPI wants the two buffers apart; Open MPI copes with one buffer, MPICH aborts.
+        if (sp == rp && sn > 0 && rn > 0 && dest != MPI_PROC_NULL && source != MPI_PROC_NULL)
+          throw std::invalid_argument("MPI_Sendrecv: the send and receive buffers are the same "
+                                      "memory; use sendrecv_replace");
         if (const int rc = detail::bounded_sendrecv(sp, sn, st, dest, sendtag, rp, rn, rt, source,
                                                     recvtag, comm_, &s.native());
             rc != MPI_SUCCESS)

@@ -227,6 +227,14 @@ public:
                            array_order order = array_order::c) {
     same_size("subarray", sizes.size(), subsizes.size());
     same_size("subarray", sizes.size(), starts.size());
+    // Checked here: MPICH 4.0 builds a sub-array that leaves the array, to read out of bounds.
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+      if (sizes[i] < 1 || subsizes[i] < 1 || starts[i] < 0 || subsizes[i] > sizes[i] ||
+          starts[i] > sizes[i] - subsizes[i])
+        throw std::invalid_argument("oompi::datatype::subarray: dimension " + std::to_string(i) +
+                                    ": the sub-array (start " + std::to_string(starts[i]) +
+                                    ", size " + std::to_string(subsizes[i]) +
+                                    ") is not inside 0.." + std::to_string(sizes[i]));
     return build("MPI_Type_create_subarray", [&](MPI_Datatype* t) {
       return MPI_Type_create_subarray(as_int(sizes.size()), sizes.data(), subsizes.data(),
                                       starts.data(), static_cast<int>(order), base.native(), t);

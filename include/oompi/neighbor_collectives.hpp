@@ -45,6 +45,13 @@ inline int* out_array_arg(std::vector<int>& v) noexcept {
   thread_local int none = 0;
   return v.empty() ? &none : v.data();
 }
+// A buffer address for MPI. A side without neighbours has an empty buffer (null) but a count
+// that matches the other side (Open MPI checks the two against each other); MPICH refuses a
+// null buffer whose count is not 0, though nothing is read or written there.
+inline void* block_arg(void* p) noexcept {
+  static char none;
+  return p ? p : &none;
+}
 
 // Whether the MPI library pairs the two blocks of a periodic Cartesian dimension of extent 1
 // or 2 (where both neighbours are the same process) as MPI requires in neighbour alltoall*:
@@ -126,7 +133,7 @@ public:
     const buffer_desc sd = describe(send), rd = describe(recv);
     const std::size_t block = gather_block(routine, sd, rd, d().in_degree());
     with_int_count(sd, [&](void* sp, int sn, MPI_Datatype st) {
-      with_int_count(buffer_desc{rd.data, block, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
+      with_int_count(buffer_desc{block_arg(rd.data), block, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
         OOMPI_CHECK(MPI_Neighbor_allgather, (sp, sn, st, rp, rn, rt, d().native()));
       });
     });
@@ -156,7 +163,7 @@ public:
       const std::size_t block = gather_block(routine, sd, rd, d().in_degree());
       MPI_Request r = MPI_REQUEST_NULL;
       with_int_count(sd, [&](void* sp, int sn, MPI_Datatype st) {
-        with_int_count(buffer_desc{rd.data, block, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
+        with_int_count(buffer_desc{block_arg(rd.data), block, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
           OOMPI_CHECK(MPI_Ineighbor_allgather, (sp, sn, st, rp, rn, rt, d().native(), &r));
         });
       });
@@ -245,8 +252,8 @@ public:
     const buffer_desc sd = describe(send), rd = describe(recv);
     const auto [sblock, rblock] = alltoall_blocks(routine, sd, rd);
     const std::vector<int>* fix = d().loopback_dims(false);
-    with_int_count(buffer_desc{sd.data, sblock, sd.type}, [&](void* sp, int sn, MPI_Datatype st) {
-      with_int_count(buffer_desc{rd.data, rblock, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
+    with_int_count(buffer_desc{block_arg(sd.data), sblock, sd.type}, [&](void* sp, int sn, MPI_Datatype st) {
+      with_int_count(buffer_desc{block_arg(rd.data), rblock, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
         if (!fix) {
           OOMPI_CHECK(MPI_Neighbor_alltoall, (sp, sn, st, rp, rn, rt, d().native()));
           return;
@@ -283,8 +290,8 @@ public:
         const buffer_desc sd = describe(s), rd = describe(recv);
         const auto [sblock, rblock] = blocks(sd, rd);
         MPI_Request r = MPI_REQUEST_NULL;
-        with_int_count(buffer_desc{sd.data, sblock, sd.type}, [&](void* sp, int sn, MPI_Datatype st) {
-          with_int_count(buffer_desc{rd.data, rblock, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
+        with_int_count(buffer_desc{block_arg(sd.data), sblock, sd.type}, [&](void* sp, int sn, MPI_Datatype st) {
+          with_int_count(buffer_desc{block_arg(rd.data), rblock, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
             OOMPI_CHECK(MPI_Ineighbor_alltoall, (sp, sn, st, rp, rn, rt, d().native(), &r));
           });
         });
@@ -295,8 +302,8 @@ public:
       const buffer_desc sd = describe(s), rd = describe(recv);
       const auto [sblock, rblock] = blocks(sd, rd);
       MPI_Request r = MPI_REQUEST_NULL;
-      with_int_count(buffer_desc{sd.data, sblock, sd.type}, [&](void* sp, int sn, MPI_Datatype st) {
-        with_int_count(buffer_desc{rd.data, rblock, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
+      with_int_count(buffer_desc{block_arg(sd.data), sblock, sd.type}, [&](void* sp, int sn, MPI_Datatype st) {
+        with_int_count(buffer_desc{block_arg(rd.data), rblock, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
           uniform_blocks(*keep, sd, sblock, sn, st, rd, rblock, rn, rt, *fix);
           OOMPI_CHECK(MPI_Ineighbor_alltoallw,
                       (sp, array_arg(keep->counts[0]), array_arg(keep->byte_displs[0]),

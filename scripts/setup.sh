@@ -35,11 +35,13 @@ export DEBIAN_FRONTEND=noninteractive
 # Open MPI stays the default MPI (mpicc, mpirun, mpi.h, libmpi.so): its alternatives have the
 # higher priority, but installing MPICH must not move a choice made before either; the build
 # reaches MPICH by its own names (mpicc.mpich, mpiexec.mpich).
-arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
-alternatives=(mpi mpirun "mpi-$arch")
+# (On a fresh machine neither MPI nor dpkg-dev may be there yet: nothing to keep then.)
+arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch 2>/dev/null || true)
+alternatives=(mpi mpirun)
+[ -n "$arch" ] && alternatives+=("mpi-$arch")
 declare -A before
 for a in "${alternatives[@]}"; do
-  before[$a]=$(update-alternatives --query "$a" 2>/dev/null | sed -n 's/^Value: //p')
+  before[$a]=$( (update-alternatives --query "$a" 2>/dev/null || true) | sed -n 's/^Value: //p')
 done
 
 $SUDO apt-get update -qq

@@ -18,5 +18,6 @@
 #include "request.hpp"
 #include "status.hpp"
 #include "topology.hpp"
+#include "window.hpp"
 
 #endif  // OOMPI_OOMPI_HPP

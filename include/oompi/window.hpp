@@ -1,0 +1,1007 @@
+#ifndef OOMPI_WINDOW_HPP
+#define OOMPI_WINDOW_HPP
+
+// One-sided communication (RMA): windows of memory that other processes read and write.
+//
+//   std::vector<double> local(n);
+//   auto win = oompi::window::create(world, local);   // disp_unit = sizeof(double)
+//   win.fence();
+//   win.put(values, right, 0);                         // into `right`'s local[0..]
+//   win.fence();
+//
+// `window` is untyped, like a communicator; the operations are typed by their buffers (the
+// same buffers as send/recv: scalars, containers, oompi::buffer views, derived datatypes).
+// A target displacement counts the target's disp_unit (sizeof(T) for a window over T's; 1 for
+// byte windows); the target is by default the origin's count and datatype, or an explicit
+// target_spec{disp, count, datatype}. Every operation has an untyped form (raw_buffer, byte
+// counts and MPI_Datatype) that a run-time facade can call.
+//
+// Epochs: fence() is a call; start/post/lock/lock_all return [[nodiscard]] epoch objects whose
+// destructor ends the epoch (complete, wait, unlock, unlock_all). As with a request destroyed
+// early, a destructor cannot report a failure: it ends the epoch and ignores MPI's answer; call
+// complete()/wait()/unlock() explicitly to see errors. Destroy epochs before their window.
+//
+// Checks before MPI sees a call: a target rank outside the window's group -> std::out_of_range;
+// a displacement and count that leave the target's window -> std::out_of_range (each process's
+// size and disp_unit are exchanged once, at creation, so the check is local; dynamic windows
+// cannot be checked: their memory is attached later, locally); accumulate with a user op ->
+// std::invalid_argument (MPI allows predefined ops only); a freed or moved-from window ->
+// std::logic_error. MPI_ERRORS_RETURN is set on every window: MPI errors throw oompi::error.
+
+#include "buffer.hpp"
+#include "collectives/common.hpp"
+#include "communicator.hpp"
+#include "datatype.hpp"
+#include "error.hpp"
+#include "group.hpp"
+#include "info.hpp"
+#include "op.hpp"
+#include "request.hpp"
+
+#include <mpi.h>
+
+#include <climits>
+#include <cstddef>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace oompi {
+
+/// Lock kinds for window::lock.
+enum class lock_type : int { exclusive = MPI_LOCK_EXCLUSIVE, shared = MPI_LOCK_SHARED };
+
+/// How a window's memory was made (MPI_WIN_CREATE_FLAVOR).
+enum class window_flavor : int {
+  create = MPI_WIN_FLAVOR_CREATE,
+  allocate = MPI_WIN_FLAVOR_ALLOCATE,
+  shared = MPI_WIN_FLAVOR_SHARED,
+  dynamic = MPI_WIN_FLAVOR_DYNAMIC,
+};
+
+/// Memory model of a window (MPI_WIN_MODEL).
+enum class window_model : int { separate = MPI_WIN_SEPARATE, unified = MPI_WIN_UNIFIED };
+
+/// Assertions for the synchronisation calls (MPI_MODE_*), combined with |. 0: none.
+namespace rma_assert {
+inline constexpr int none = 0;
+inline constexpr int nocheck = MPI_MODE_NOCHECK;
+inline constexpr int nostore = MPI_MODE_NOSTORE;
+inline constexpr int noput = MPI_MODE_NOPUT;
+inline constexpr int noprecede = MPI_MODE_NOPRECEDE;
+inline constexpr int nosucceed = MPI_MODE_NOSUCCEED;
+}  // namespace rma_assert
+
+/// Where an operation lands in the target's window: `count` elements of `type` from
+/// displacement `disp` (in the target's disp_units). Used when the target layout differs from
+/// the origin's (e.g. a strided column); otherwise give only the displacement.
+struct target_spec {
+  target_spec(MPI_Aint d, std::size_t c, MPI_Datatype t) noexcept : disp(d), count(c), type(t) {}
+  target_spec(MPI_Aint d, std::size_t c, const datatype& t) noexcept
+      : disp(d), count(c), type(t.native()) {}
+  MPI_Aint disp;
+  std::size_t count;
+  MPI_Datatype type;
+};
+
+/// One process's part of a shared-memory window (window::shared_query).
+struct shared_region {
+  void* base;
+  MPI_Aint size;  ///< bytes
+  int disp_unit;
+};
+
+namespace detail {
+
+// Wide arithmetic for the bounds checks: displacement x unit + count x extent must not wrap.
+__extension__ typedef __int128 rma_wide;
+
+// The bytes [lo, hi) that `count` elements of `type` cover, relative to their address. For
+// arithmetic and complex element types this is known without asking MPI (the hot path).
+template <class T>
+inline std::pair<rma_wide, rma_wide> type_span(std::size_t count, MPI_Datatype type) {
+  if (count == 0) return {0, 0};
+  if constexpr (std::is_arithmetic_v<T> || is_complex<T>::value) {
+    (void)type;
+    return {0, static_cast<rma_wide>(count) * static_cast<rma_wide>(sizeof(T))};
+  } else {
+    MPI_Aint lb = 0, extent = 0, tlb = 0, textent = 0;
+    OOMPI_CHECK(MPI_Type_get_extent, (type, &lb, &extent));
+    OOMPI_CHECK(MPI_Type_get_true_extent, (type, &tlb, &textent));
+    const rma_wide rest = static_cast<rma_wide>(count - 1) * extent;
+    if (extent >= 0) return {tlb, rest + tlb + textent};
+    return {rest + tlb, static_cast<rma_wide>(tlb) + textent};
+  }
+}
+
+inline MPI_Count type_bytes(MPI_Datatype t) {
+  MPI_Count n = 0;
+  OOMPI_CHECK(MPI_Type_size_x, (t, &n));
+  return n;
+}
+
+// Origin and target must carry the same number of bytes (same type signature, as MPI asks).
+inline void check_same_bytes(const char* routine, const char* what, std::size_t n1,
+                             MPI_Datatype t1, std::size_t n2, MPI_Datatype t2) {
+  const rma_wide a = static_cast<rma_wide>(n1) * type_bytes(t1);
+  const rma_wide b = static_cast<rma_wide>(n2) * type_bytes(t2);
+  if (a != b)
+    throw std::invalid_argument(std::string(routine) + ": the " + what + " holds " +
+                                std::to_string(static_cast<long long>(a)) +
+                                " bytes but the target " + std::to_string(static_cast<long long>(b)) +
+                                " (their type signatures must match)");
+}
+
+inline int target_count(const char* routine, std::size_t n) {
+  if (n > static_cast<std::size_t>(INT_MAX))
+    throw std::length_error(std::string(routine) + ": a target count of " + std::to_string(n) +
+                            " is more than INT_MAX; describe the target with a larger datatype");
+  return static_cast<int>(n);
+}
+
+inline bool is_predefined_op(MPI_Op o) noexcept {
+  const MPI_Op predefined[] = {MPI_SUM,  MPI_PROD, MPI_MAX,    MPI_MIN,    MPI_LAND,
+                               MPI_LOR,  MPI_LXOR, MPI_BAND,   MPI_BOR,    MPI_BXOR,
+                               MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
+  for (MPI_Op p : predefined)
+    if (p == o) return true;
+  return false;
+}
+
+[[noreturn]] OOMPI_DETAIL_COLD inline void throw_user_op(const char* routine) {
+  throw std::invalid_argument(std::string(routine) +
+                              ": MPI allows only predefined ops (oompi::ops::sum, max, replace, "
+                              "no_op, ...) in one-sided accumulate operations, not user ops");
+}
+
+// The MPI_Op of an accumulate on elements of T (void: untyped). Predefined ops and the std
+// functors that are MPI builtins pass; a callable fails to compile; a user oompi::op, or an
+// MPI_Op that is not predefined, throws std::invalid_argument.
+template <class T, class O>
+inline MPI_Op rma_op(const O& o, const char* routine) {
+  using D = std::remove_cv_t<std::remove_reference_t<O>>;
+  if constexpr (is_predefined_op_v<D>) {
+    static_assert(D::types == 0 || std::is_void_v<T> || category_of<T>() == 0 ||
+                      predefined_accepts_v<D, T>,
+                  "oompi: MPI does not define this predefined op for the buffer's element type "
+                  "(sum/prod: integers, floating, complex; max/min: integers, floating; "
+                  "land/lor/lxor: integers, bool; band/bor/bxor: integers, std::byte; "
+                  "maxloc/minloc: value_index<T>; replace/no_op: any)");
+    return D::native();
+  } else if constexpr (std_functor_op<D>::value) {
+    return std_functor_op<D>::op::native();
+  } else if constexpr (std::is_same_v<D, MPI_Op>) {
+    if (!is_predefined_op(o)) throw_user_op(routine);
+    return o;
+  } else if constexpr (std::is_same_v<D, op>) {
+    if (o.is_user() || o.owned() || !is_predefined_op(o.native())) throw_user_op(routine);
+    return o.native();
+  } else {
+    static_assert(always_false_v<O>,
+                  "oompi: one-sided accumulate takes predefined ops only (MPI's rule): "
+                  "oompi::ops::sum, prod, max, min, land, lor, lxor, band, bor, bxor, maxloc, "
+                  "minloc, replace, no_op");
+    return MPI_OP_NULL;
+  }
+}
+
+// MPI reads an origin buffer until the operation completes (the epoch ends, or a flush), long
+// after the call returns: a temporary would be gone by then.
+template <class B>
+inline constexpr void borrowed_origin() {
+  static_assert(std::is_lvalue_reference_v<B> || is_view_v<B>,
+                "oompi: a one-sided operation reads its origin buffer until the epoch ends (fence, "
+                "complete, unlock, flush), and this one is a temporary that dies first. Pass a "
+                "variable that outlives the epoch, or use rput/raccumulate(std::move(v)), whose "
+                "request keeps it.");
+}
+
+// Receive-like buffers of get/rget: a named variable or a view of the caller's memory.
+template <class B>
+using enable_if_writable = std::enable_if_t<std::is_lvalue_reference_v<B> || is_view_v<B>>;
+
+}  // namespace detail
+
+class window;
+
+/// An access epoch of post-start-complete-wait (window::start): complete() (or the destructor)
+/// ends it.
+class [[nodiscard]] access_epoch {
+public:
+  access_epoch() noexcept = default;
+  access_epoch(access_epoch&& o) noexcept : win_(std::exchange(o.win_, MPI_WIN_NULL)) {}
+  access_epoch& operator=(access_epoch&& o) noexcept {
+    if (this != &o) {
+      end_quietly();
+      win_ = std::exchange(o.win_, MPI_WIN_NULL);
+    }
+    return *this;
+  }
+  access_epoch(const access_epoch&) = delete;
+  access_epoch& operator=(const access_epoch&) = delete;
+  ~access_epoch() { end_quietly(); }
+
+  /// Ends the epoch (MPI_Win_complete): the operations started in it are complete at the origin.
+  void complete() {
+    check("MPI_Win_complete");
+    const int rc = MPI_Win_complete(win_);
+    win_ = MPI_WIN_NULL;
+    if (rc != MPI_SUCCESS) detail::throw_mpi_error("MPI_Win_complete", rc);
+  }
+  bool active() const noexcept { return win_ != MPI_WIN_NULL; }
+
+private:
+  friend class window;
+  explicit access_epoch(MPI_Win w) noexcept : win_(w) {}
+  void check(const char* routine) const {
+    detail::require_running(routine);
+    if (win_ == MPI_WIN_NULL) throw std::logic_error(std::string(routine) + ": the epoch has ended");
+  }
+  void end_quietly() noexcept {
+    if (win_ != MPI_WIN_NULL && detail::mpi_usable()) MPI_Win_complete(win_);
+    win_ = MPI_WIN_NULL;
+  }
+  MPI_Win win_ = MPI_WIN_NULL;
+};
+
+/// An exposure epoch of post-start-complete-wait (window::post): wait() (or the destructor)
+/// ends it when every origin has completed; test() ends it if they have.
+class [[nodiscard]] exposure_epoch {
+public:
+  exposure_epoch() noexcept = default;
+  exposure_epoch(exposure_epoch&& o) noexcept : win_(std::exchange(o.win_, MPI_WIN_NULL)) {}
+  exposure_epoch& operator=(exposure_epoch&& o) noexcept {
+    if (this != &o) {
+      end_quietly();
+      win_ = std::exchange(o.win_, MPI_WIN_NULL);
+    }
+    return *this;
+  }
+  exposure_epoch(const exposure_epoch&) = delete;
+  exposure_epoch& operator=(const exposure_epoch&) = delete;
+  ~exposure_epoch() { end_quietly(); }
+
+  /// Blocks until every origin of the group has called complete (MPI_Win_wait).
+  void wait() {
+    check("MPI_Win_wait");
+    const int rc = MPI_Win_wait(win_);
+    win_ = MPI_WIN_NULL;
+    if (rc != MPI_SUCCESS) detail::throw_mpi_error("MPI_Win_wait", rc);
+  }
+  /// Ends the epoch and returns true if every origin has completed (MPI_Win_test).
+  bool test() {
+    check("MPI_Win_test");
+    int flag = 0;
+    if (const int rc = MPI_Win_test(win_, &flag); rc != MPI_SUCCESS) {
+      win_ = MPI_WIN_NULL;
+      detail::throw_mpi_error("MPI_Win_test", rc);
+    }
+    if (flag) win_ = MPI_WIN_NULL;
+    return flag != 0;
+  }
+  bool active() const noexcept { return win_ != MPI_WIN_NULL; }
+
+private:
+  friend class window;
+  explicit exposure_epoch(MPI_Win w) noexcept : win_(w) {}
+  void check(const char* routine) const {
+    detail::require_running(routine);
+    if (win_ == MPI_WIN_NULL) throw std::logic_error(std::string(routine) + ": the epoch has ended");
+  }
+  void end_quietly() noexcept {
+    if (win_ != MPI_WIN_NULL && detail::mpi_usable()) MPI_Win_wait(win_);
+    win_ = MPI_WIN_NULL;
+  }
+  MPI_Win win_ = MPI_WIN_NULL;
+};
+
+/// A passive-target epoch on one rank (window::lock): unlock() (or the destructor) ends it.
+class [[nodiscard]] lock_epoch {
+public:
+  lock_epoch() noexcept = default;
+  lock_epoch(lock_epoch&& o) noexcept
+      : win_(std::exchange(o.win_, MPI_WIN_NULL)), rank_(o.rank_) {}
+  lock_epoch& operator=(lock_epoch&& o) noexcept {
+    if (this != &o) {
+      end_quietly();
+      win_ = std::exchange(o.win_, MPI_WIN_NULL);
+      rank_ = o.rank_;
+    }
+    return *this;
+  }
+  lock_epoch(const lock_epoch&) = delete;
+  lock_epoch& operator=(const lock_epoch&) = delete;
+  ~lock_epoch() { end_quietly(); }
+
+  /// Completes the operations to the locked rank at origin and target (MPI_Win_flush).
+  void flush() const {
+    check("MPI_Win_flush");
+    OOMPI_CHECK(MPI_Win_flush, (rank_, win_));
+  }
+  /// Completes them at the origin only: its buffers may be reused (MPI_Win_flush_local).
+  void flush_local() const {
+    check("MPI_Win_flush_local");
+    OOMPI_CHECK(MPI_Win_flush_local, (rank_, win_));
+  }
+  /// Ends the epoch (MPI_Win_unlock): the operations are complete at origin and target.
+  void unlock() {
+    check("MPI_Win_unlock");
+    const int rc = MPI_Win_unlock(rank_, win_);
+    win_ = MPI_WIN_NULL;
+    if (rc != MPI_SUCCESS) detail::throw_mpi_error("MPI_Win_unlock", rc);
+  }
+  int rank() const noexcept { return rank_; }
+  bool active() const noexcept { return win_ != MPI_WIN_NULL; }
+
+private:
+  friend class window;
+  lock_epoch(MPI_Win w, int rank) noexcept : win_(w), rank_(rank) {}
+  void check(const char* routine) const {
+    detail::require_running(routine);
+    if (win_ == MPI_WIN_NULL) throw std::logic_error(std::string(routine) + ": the epoch has ended");
+  }
+  void end_quietly() noexcept {
+    if (win_ != MPI_WIN_NULL && detail::mpi_usable()) MPI_Win_unlock(rank_, win_);
+    win_ = MPI_WIN_NULL;
+  }
+  MPI_Win win_ = MPI_WIN_NULL;
+  int rank_ = MPI_PROC_NULL;
+};
+
+/// A passive-target epoch on every rank (window::lock_all): unlock() (or the destructor)
+/// ends it.
+class [[nodiscard]] lock_all_epoch {
+public:
+  lock_all_epoch() noexcept = default;
+  lock_all_epoch(lock_all_epoch&& o) noexcept : win_(std::exchange(o.win_, MPI_WIN_NULL)) {}
+  lock_all_epoch& operator=(lock_all_epoch&& o) noexcept {
+    if (this != &o) {
+      end_quietly();
+      win_ = std::exchange(o.win_, MPI_WIN_NULL);
+    }
+    return *this;
+  }
+  lock_all_epoch(const lock_all_epoch&) = delete;
+  lock_all_epoch& operator=(const lock_all_epoch&) = delete;
+  ~lock_all_epoch() { end_quietly(); }
+
+  /// Ends the epoch (MPI_Win_unlock_all).
+  void unlock() {
+    check("MPI_Win_unlock_all");
+    const int rc = MPI_Win_unlock_all(win_);
+    win_ = MPI_WIN_NULL;
+    if (rc != MPI_SUCCESS) detail::throw_mpi_error("MPI_Win_unlock_all", rc);
+  }
+  bool active() const noexcept { return win_ != MPI_WIN_NULL; }
+
+private:
+  friend class window;
+  explicit lock_all_epoch(MPI_Win w) noexcept : win_(w) {}
+  void check(const char* routine) const {
+    detail::require_running(routine);
+    if (win_ == MPI_WIN_NULL) throw std::logic_error(std::string(routine) + ": the epoch has ended");
+  }
+  void end_quietly() noexcept {
+    if (win_ != MPI_WIN_NULL && detail::mpi_usable()) MPI_Win_unlock_all(win_);
+    win_ = MPI_WIN_NULL;
+  }
+  MPI_Win win_ = MPI_WIN_NULL;
+};
+
+/// An RMA window (MPI_Win). Move-only; the destructor frees it (MPI_Win_free, collective:
+/// destroy windows in the same order on every process). Memory from allocate/allocate_shared
+/// belongs to the window and goes with it; memory given to create/attach stays the caller's
+/// and must outlive the window (or the attachment).
+class window {
+public:
+  /// A null window.
+  window() noexcept = default;
+  window(window&& o) noexcept
+      : win_(std::exchange(o.win_, MPI_WIN_NULL)), rank_(o.rank_),
+        dynamic_(o.dynamic_), extents_(std::move(o.extents_)) {}
+  window& operator=(window&& o) noexcept {
+    if (this != &o) {
+      reset();
+      win_ = std::exchange(o.win_, MPI_WIN_NULL);
+      rank_ = o.rank_;
+      dynamic_ = o.dynamic_;
+      extents_ = std::move(o.extents_);
+    }
+    return *this;
+  }
+  window(const window&) = delete;
+  window& operator=(const window&) = delete;
+  ~window() { reset(); }
+
+  // --- creation (collective over comm) ---------------------------------------------------
+
+  /// A window over the caller's contiguous buffer (a container, a view, raw_buffer): its
+  /// elements are the window, disp_unit is the element's extent. The buffer must outlive the
+  /// window and keep its storage (no resizing a vector while the window exists).
+  template <class B, class = detail::enable_if_writable<B>>
+  static window create(const intracommunicator& comm, B&& buf, const info& hints = info::null()) {
+    const detail::buffer_desc d = detail::describe_out(buf);
+    MPI_Aint lb = 0, extent = 0;
+    detail::require_running("MPI_Win_create");
+    OOMPI_CHECK(MPI_Type_get_extent, (d.type, &lb, &extent));
+    const int unit = extent > 0 && extent <= INT_MAX ? static_cast<int>(extent) : 1;
+    return create(comm, d.data, static_cast<MPI_Aint>(d.count) * extent, unit, hints);
+  }
+  /// A window over `bytes` bytes at `base` with the given displacement unit (MPI_Win_create).
+  static window create(const intracommunicator& comm, void* base, MPI_Aint bytes, int disp_unit,
+                       const info& hints = info::null()) {
+    check_creation("MPI_Win_create", comm, bytes, disp_unit);
+    MPI_Win w = MPI_WIN_NULL;
+    OOMPI_CHECK(MPI_Win_create, (base, bytes, disp_unit, hints.native(), comm.native(), &w));
+    return window(w, comm, bytes, disp_unit, false);
+  }
+  /// A window over `count` new elements of T that MPI allocates (MPI_Win_allocate); data<T>()
+  /// is the local part. Not initialised (MPI memory): write it before it is read.
+  template <class T>
+  static window allocate(const intracommunicator& comm, std::size_t count,
+                         const info& hints = info::null()) {
+    static_assert(has_datatype_v<T>, "oompi::window::allocate<T>: T has no MPI datatype");
+    return allocate_bytes(comm, bytes_of<T>("MPI_Win_allocate", count), sizeof(T), hints);
+  }
+  static window allocate_bytes(const intracommunicator& comm, MPI_Aint bytes, int disp_unit,
+                               const info& hints = info::null()) {
+    check_creation("MPI_Win_allocate", comm, bytes, disp_unit);
+    MPI_Win w = MPI_WIN_NULL;
+    void* base = nullptr;
+    OOMPI_CHECK(MPI_Win_allocate, (bytes, disp_unit, hints.native(), comm.native(), &base, &w));
+    return window(w, comm, bytes, disp_unit, false);
+  }
+  /// A window in memory shared by processes of one node (MPI_Win_allocate_shared); the
+  /// communicator's processes must share memory (split_type(comm_type::shared)). Other
+  /// processes' parts are reached by load/store through shared_query.
+  template <class T>
+  static window allocate_shared(const intracommunicator& comm, std::size_t count,
+                                const info& hints = info::null()) {
+    static_assert(has_datatype_v<T>, "oompi::window::allocate_shared<T>: T has no MPI datatype");
+    return allocate_shared_bytes(comm, bytes_of<T>("MPI_Win_allocate_shared", count), sizeof(T),
+                                 hints);
+  }
+  static window allocate_shared_bytes(const intracommunicator& comm, MPI_Aint bytes,
+                                      int disp_unit, const info& hints = info::null()) {
+    check_creation("MPI_Win_allocate_shared", comm, bytes, disp_unit);
+    MPI_Win w = MPI_WIN_NULL;
+    void* base = nullptr;
+    OOMPI_CHECK(MPI_Win_allocate_shared,
+                (bytes, disp_unit, hints.native(), comm.native(), &base, &w));
+    return window(w, comm, bytes, disp_unit, false);
+  }
+  /// A window with no memory yet (MPI_Win_create_dynamic): attach() adds local memory, and a
+  /// target displacement is the target's address of the data (what attach returns there).
+  /// Displacements are not bounds-checked: the attached memory is known to its process only.
+  static window create_dynamic(const intracommunicator& comm, const info& hints = info::null()) {
+    check_creation("MPI_Win_create_dynamic", comm, 0, 1);
+    MPI_Win w = MPI_WIN_NULL;
+    OOMPI_CHECK(MPI_Win_create_dynamic, (hints.native(), comm.native(), &w));
+    return window(w, comm, 0, 1, true);
+  }
+
+  // --- dynamic windows ------------------------------------------------------------------
+
+  /// Attaches the buffer's memory to a dynamic window (MPI_Win_attach, local) and returns its
+  /// address, the displacement other processes use to reach it.
+  template <class B, class = detail::enable_if_writable<B>>
+  MPI_Aint attach(B&& buf) const {
+    const detail::buffer_desc d = detail::describe_out(buf);
+    const auto span = detail::type_span<detail::element_t<B>>(d.count, d.type);
+    return attach(d.data, static_cast<MPI_Aint>(span.second));
+  }
+  MPI_Aint attach(void* base, MPI_Aint bytes) const {
+    require("MPI_Win_attach");
+    if (!dynamic_)
+      throw std::logic_error("MPI_Win_attach: only a dynamic window (create_dynamic) takes "
+                             "attached memory");
+    if (bytes < 0) throw std::invalid_argument("MPI_Win_attach: negative size");
+    OOMPI_CHECK(MPI_Win_attach, (win_, base, bytes));
+    return address_of(base);
+  }
+  template <class B, class = detail::enable_if_writable<B>>
+  void detach(B&& buf) const {
+    detach(detail::describe_out(buf).data);
+  }
+  void detach(const void* base) const {
+    require("MPI_Win_detach");
+    OOMPI_CHECK(MPI_Win_detach, (win_, base));
+  }
+  /// The address of local memory as a displacement for dynamic windows (MPI_Get_address).
+  static MPI_Aint address_of(const void* p) {
+    detail::require_running("MPI_Get_address");
+    MPI_Aint a = 0;
+    OOMPI_CHECK(MPI_Get_address, (p, &a));
+    return a;
+  }
+
+  // --- put, get, accumulate ---------------------------------------------------------------
+
+  /// Writes `origin` into `rank`'s window at displacement `disp` (same count and datatype).
+  template <class B>
+  void put(B&& origin, int rank, MPI_Aint disp = 0) const {
+    detail::borrowed_origin<B>();
+    const detail::buffer_desc d = detail::describe(origin);
+    check_target<detail::element_t<B>>("MPI_Put", rank, disp, d.count, d.type);
+    detail::with_int_count(d, [&](void* p, int n, MPI_Datatype t) {
+      OOMPI_CHECK(MPI_Put, (p, n, t, rank, disp, n, t, win_));
+    });
+  }
+  /// Writes `origin` into the target layout `t`.
+  template <class B>
+  void put(B&& origin, int rank, const target_spec& t) const {
+    detail::borrowed_origin<B>();
+    const detail::buffer_desc d = detail::describe(origin);
+    const int tn = check_spec("MPI_Put", "origin", rank, t, d.count, d.type);
+    detail::with_int_count(d, [&](void* p, int n, MPI_Datatype ty) {
+      OOMPI_CHECK(MPI_Put, (p, n, ty, rank, t.disp, tn, t.type, win_));
+    });
+  }
+  /// Reads `rank`'s window at `disp` into `origin` (complete when the epoch ends or is flushed).
+  template <class B, class = detail::enable_if_writable<B>>
+  void get(B&& origin, int rank, MPI_Aint disp = 0) const {
+    const detail::buffer_desc d = detail::describe_out(origin);
+    check_target<detail::element_t<B>>("MPI_Get", rank, disp, d.count, d.type);
+    detail::with_int_count(d, [&](void* p, int n, MPI_Datatype t) {
+      OOMPI_CHECK(MPI_Get, (p, n, t, rank, disp, n, t, win_));
+    });
+  }
+  template <class B, class = detail::enable_if_writable<B>>
+  void get(B&& origin, int rank, const target_spec& t) const {
+    const detail::buffer_desc d = detail::describe_out(origin);
+    const int tn = check_spec("MPI_Get", "origin", rank, t, d.count, d.type);
+    detail::with_int_count(d, [&](void* p, int n, MPI_Datatype ty) {
+      OOMPI_CHECK(MPI_Get, (p, n, ty, rank, t.disp, tn, t.type, win_));
+    });
+  }
+  /// Combines `origin` into `rank`'s window with a predefined op (element-wise, atomic per
+  /// element with respect to other accumulates).
+  template <class B, class Op>
+  void accumulate(B&& origin, int rank, MPI_Aint disp, const Op& op) const {
+    detail::borrowed_origin<B>();
+    const MPI_Op o = detail::rma_op<detail::element_t<B>>(op, "MPI_Accumulate");
+    const detail::buffer_desc d = detail::describe(origin);
+    check_target<detail::element_t<B>>("MPI_Accumulate", rank, disp, d.count, d.type);
+    detail::with_int_count(d, [&](void* p, int n, MPI_Datatype t) {
+      OOMPI_CHECK(MPI_Accumulate, (p, n, t, rank, disp, n, t, o, win_));
+    });
+  }
+  template <class B, class Op>
+  void accumulate(B&& origin, int rank, const target_spec& t, const Op& op) const {
+    detail::borrowed_origin<B>();
+    const MPI_Op o = detail::rma_op<detail::element_t<B>>(op, "MPI_Accumulate");
+    const detail::buffer_desc d = detail::describe(origin);
+    const int tn = check_spec("MPI_Accumulate", "origin", rank, t, d.count, d.type);
+    detail::with_int_count(d, [&](void* p, int n, MPI_Datatype ty) {
+      OOMPI_CHECK(MPI_Accumulate, (p, n, ty, rank, t.disp, tn, t.type, o, win_));
+    });
+  }
+  /// Fetches the target's data into `result`, then combines `origin` into it (atomically per
+  /// element). With ops::no_op it is an atomic read and `origin` is ignored; with
+  /// ops::replace an atomic swap. The target's layout follows `result`.
+  template <class B, class R, class Op, class = detail::enable_if_writable<R>>
+  void get_accumulate(B&& origin, R&& result, int rank, MPI_Aint disp, const Op& op) const {
+    detail::borrowed_origin<B>();
+    const MPI_Op o = detail::rma_op<detail::element_t<R>>(op, "MPI_Get_accumulate");
+    const detail::buffer_desc od = detail::describe(origin), rd = detail::describe_out(result);
+    check_target<detail::element_t<R>>("MPI_Get_accumulate", rank, disp, rd.count, rd.type);
+    const int rn = detail::target_count("MPI_Get_accumulate", rd.count);
+    if (o != MPI_NO_OP)
+      detail::check_same_bytes("MPI_Get_accumulate", "origin", od.count, od.type, rd.count, rd.type);
+    const int on = o == MPI_NO_OP ? 0 : detail::target_count("MPI_Get_accumulate", od.count);
+    OOMPI_CHECK(MPI_Get_accumulate,
+                (od.data, on, od.type, rd.data, rn, rd.type, rank, disp, rn, rd.type, o, win_));
+  }
+  template <class B, class R, class Op, class = detail::enable_if_writable<R>>
+  void get_accumulate(B&& origin, R&& result, int rank, const target_spec& t,
+                      const Op& op) const {
+    detail::borrowed_origin<B>();
+    const MPI_Op o = detail::rma_op<detail::element_t<R>>(op, "MPI_Get_accumulate");
+    const detail::buffer_desc od = detail::describe(origin), rd = detail::describe_out(result);
+    const int tn = check_spec("MPI_Get_accumulate", "result", rank, t, rd.count, rd.type);
+    if (o != MPI_NO_OP)
+      detail::check_same_bytes("MPI_Get_accumulate", "origin", od.count, od.type, t.count, t.type);
+    const int on = o == MPI_NO_OP ? 0 : detail::target_count("MPI_Get_accumulate", od.count);
+    const int rn = detail::target_count("MPI_Get_accumulate", rd.count);
+    OOMPI_CHECK(MPI_Get_accumulate,
+                (od.data, on, od.type, rd.data, rn, rd.type, rank, t.disp, tn, t.type, o, win_));
+  }
+  /// One element: result = target; target = op(value, target) (MPI_Fetch_and_op; T must be
+  /// a predefined type). `result` is valid once the epoch ends or is flushed; `value`, like
+  /// every origin, must live until then.
+  template <class V, class T, class Op>
+  void fetch_and_op(V&& value, T& result, int rank, MPI_Aint disp, const Op& op) const {
+    detail::borrowed_origin<V>();
+    static_assert(std::is_same_v<std::remove_cv_t<std::remove_reference_t<V>>, T>,
+                  "oompi::window::fetch_and_op: value and result must have the same type");
+    static_assert(has_datatype_v<T>, "oompi::window::fetch_and_op: T has no MPI datatype");
+    const MPI_Op o = detail::rma_op<T>(op, "MPI_Fetch_and_op");
+    const MPI_Datatype t = datatype_of<T>();
+    check_target<T>("MPI_Fetch_and_op", rank, disp, 1, t);
+    OOMPI_CHECK(MPI_Fetch_and_op, (&value, &result, t, rank, disp, o, win_));
+  }
+  /// One element: result = target; if target == compare, target = value
+  /// (MPI_Compare_and_swap; T an integer, bool or std::byte type).
+  template <class V, class C, class T>
+  void compare_and_swap(V&& value, C&& compare, T& result, int rank, MPI_Aint disp) const {
+    detail::borrowed_origin<V>();
+    detail::borrowed_origin<C>();
+    static_assert(std::is_same_v<std::remove_cv_t<std::remove_reference_t<V>>, T> &&
+                      std::is_same_v<std::remove_cv_t<std::remove_reference_t<C>>, T>,
+                  "oompi::window::compare_and_swap: value, compare and result must have the "
+                  "same type");
+    static_assert(has_datatype_v<T>, "oompi::window::compare_and_swap: T has no MPI datatype");
+    const MPI_Datatype t = datatype_of<T>();
+    check_target<T>("MPI_Compare_and_swap", rank, disp, 1, t);
+    OOMPI_CHECK(MPI_Compare_and_swap, (&value, &compare, &result, t, rank, disp, win_));
+  }
+
+  // --- request-based (passive-target epochs only) -----------------------------------------
+  // The request completes the operation locally (origin buffer reusable); flush or unlock
+  // completes it at the target. A named buffer is borrowed; a temporary container given to
+  // rput/raccumulate is owned by the request until completion.
+
+  template <class B>
+  request rput(B&& origin, int rank, MPI_Aint disp = 0) const {
+    return start_owned(std::forward<B>(origin), [&](const auto& b) {
+      const detail::buffer_desc d = detail::describe(b);
+      check_target<detail::element_t<B>>("MPI_Rput", rank, disp, d.count, d.type);
+      const int n = detail::target_count("MPI_Rput", d.count);
+      MPI_Request r = MPI_REQUEST_NULL;
+      OOMPI_CHECK(MPI_Rput, (d.data, n, d.type, rank, disp, n, d.type, win_, &r));
+      return r;
+    });
+  }
+  template <class B>
+  request rput(B&& origin, int rank, const target_spec& t) const {
+    return start_owned(std::forward<B>(origin), [&](const auto& b) {
+      const detail::buffer_desc d = detail::describe(b);
+      const int tn = check_spec("MPI_Rput", "origin", rank, t, d.count, d.type);
+      const int n = detail::target_count("MPI_Rput", d.count);
+      MPI_Request r = MPI_REQUEST_NULL;
+      OOMPI_CHECK(MPI_Rput, (d.data, n, d.type, rank, t.disp, tn, t.type, win_, &r));
+      return r;
+    });
+  }
+  template <class B, class = detail::enable_if_writable<B>>
+  request rget(B&& origin, int rank, MPI_Aint disp = 0) const {
+    const detail::buffer_desc d = detail::describe_out(origin);
+    check_target<detail::element_t<B>>("MPI_Rget", rank, disp, d.count, d.type);
+    const int n = detail::target_count("MPI_Rget", d.count);
+    MPI_Request r = MPI_REQUEST_NULL;
+    OOMPI_CHECK(MPI_Rget, (d.data, n, d.type, rank, disp, n, d.type, win_, &r));
+    return request(r);
+  }
+  template <class B, class = detail::enable_if_writable<B>>
+  request rget(B&& origin, int rank, const target_spec& t) const {
+    const detail::buffer_desc d = detail::describe_out(origin);
+    const int tn = check_spec("MPI_Rget", "origin", rank, t, d.count, d.type);
+    const int n = detail::target_count("MPI_Rget", d.count);
+    MPI_Request r = MPI_REQUEST_NULL;
+    OOMPI_CHECK(MPI_Rget, (d.data, n, d.type, rank, t.disp, tn, t.type, win_, &r));
+    return request(r);
+  }
+  template <class B, class Op>
+  request raccumulate(B&& origin, int rank, MPI_Aint disp, const Op& op) const {
+    const MPI_Op o = detail::rma_op<detail::element_t<B>>(op, "MPI_Raccumulate");
+    return start_owned(std::forward<B>(origin), [&](const auto& b) {
+      const detail::buffer_desc d = detail::describe(b);
+      check_target<detail::element_t<B>>("MPI_Raccumulate", rank, disp, d.count, d.type);
+      const int n = detail::target_count("MPI_Raccumulate", d.count);
+      MPI_Request r = MPI_REQUEST_NULL;
+      OOMPI_CHECK(MPI_Raccumulate, (d.data, n, d.type, rank, disp, n, d.type, o, win_, &r));
+      return r;
+    });
+  }
+  /// The result buffer is borrowed; a temporary origin is kept by the request.
+  template <class B, class R, class Op, class = detail::enable_if_writable<R>>
+  request rget_accumulate(B&& origin, R&& result, int rank, MPI_Aint disp,
+                          const Op& op) const {
+    const MPI_Op o = detail::rma_op<detail::element_t<R>>(op, "MPI_Rget_accumulate");
+    const detail::buffer_desc rd = detail::describe_out(result);
+    check_target<detail::element_t<R>>("MPI_Rget_accumulate", rank, disp, rd.count, rd.type);
+    const int rn = detail::target_count("MPI_Rget_accumulate", rd.count);
+    return start_owned(std::forward<B>(origin), [&](const auto& b) {
+      const detail::buffer_desc od = detail::describe(b);
+      if (o != MPI_NO_OP)
+        detail::check_same_bytes("MPI_Rget_accumulate", "origin", od.count, od.type, rd.count,
+                                 rd.type);
+      const int on = o == MPI_NO_OP ? 0 : detail::target_count("MPI_Rget_accumulate", od.count);
+      MPI_Request r = MPI_REQUEST_NULL;
+      OOMPI_CHECK(MPI_Rget_accumulate, (od.data, on, od.type, rd.data, rn, rd.type, rank, disp,
+                                        rn, rd.type, o, win_, &r));
+      return r;
+    });
+  }
+
+  // --- synchronisation ----------------------------------------------------------------------
+
+  /// Active-target fence (MPI_Win_fence, collective): ends the previous epoch, starts the next.
+  void fence(int assert = rma_assert::none) const {
+    require("MPI_Win_fence");
+    OOMPI_CHECK(MPI_Win_fence, (assert, win_));
+  }
+  /// Starts an access epoch to the processes of `g` (MPI_Win_start); the epoch object's
+  /// complete() or destructor ends it.
+  access_epoch start(const oompi::group& g, int assert = rma_assert::none) const {
+    require("MPI_Win_start");
+    if (g.is_null()) throw std::logic_error("MPI_Win_start: null group");
+    OOMPI_CHECK(MPI_Win_start, (g.native(), assert, win_));
+    return access_epoch(win_);
+  }
+  /// Starts an exposure epoch for the processes of `g` (MPI_Win_post); the epoch object's
+  /// wait() or destructor ends it.
+  exposure_epoch post(const oompi::group& g, int assert = rma_assert::none) const {
+    require("MPI_Win_post");
+    if (g.is_null()) throw std::logic_error("MPI_Win_post: null group");
+    OOMPI_CHECK(MPI_Win_post, (g.native(), assert, win_));
+    return exposure_epoch(win_);
+  }
+  /// Starts a passive-target epoch on `rank` (MPI_Win_lock); the epoch object's unlock() or
+  /// destructor ends it.
+  lock_epoch lock(int rank, lock_type type = lock_type::exclusive,
+                  int assert = rma_assert::none) const {
+    require("MPI_Win_lock");
+    check_rank("MPI_Win_lock", rank, false);
+    OOMPI_CHECK(MPI_Win_lock, (static_cast<int>(type), rank, assert, win_));
+    return lock_epoch(win_, rank);
+  }
+  /// A shared lock on every process (MPI_Win_lock_all).
+  lock_all_epoch lock_all(int assert = rma_assert::none) const {
+    require("MPI_Win_lock_all");
+    OOMPI_CHECK(MPI_Win_lock_all, (assert, win_));
+    return lock_all_epoch(win_);
+  }
+  /// In a passive-target epoch: completes the operations to `rank` at origin and target.
+  void flush(int rank) const {
+    require("MPI_Win_flush");
+    check_rank("MPI_Win_flush", rank, false);
+    OOMPI_CHECK(MPI_Win_flush, (rank, win_));
+  }
+  void flush_all() const {
+    require("MPI_Win_flush_all");
+    OOMPI_CHECK(MPI_Win_flush_all, (win_));
+  }
+  /// In a passive-target epoch: completes the operations to `rank` at the origin only.
+  void flush_local(int rank) const {
+    require("MPI_Win_flush_local");
+    check_rank("MPI_Win_flush_local", rank, false);
+    OOMPI_CHECK(MPI_Win_flush_local, (rank, win_));
+  }
+  void flush_local_all() const {
+    require("MPI_Win_flush_local_all");
+    OOMPI_CHECK(MPI_Win_flush_local_all, (win_));
+  }
+  /// Synchronises the public and private copies of the local window (MPI_Win_sync), e.g.
+  /// between load/store accesses to shared memory.
+  void sync() const {
+    require("MPI_Win_sync");
+    OOMPI_CHECK(MPI_Win_sync, (win_));
+  }
+
+  // --- shared memory ----------------------------------------------------------------------
+
+  /// The part of `rank` (proc_null: the first process with a nonzero part) of a shared window
+  /// (MPI_Win_shared_query): directly addressable by this process.
+  shared_region shared_query(int rank) const {
+    require("MPI_Win_shared_query");
+    check_rank("MPI_Win_shared_query", rank, true);
+    shared_region s{nullptr, 0, 0};
+    OOMPI_CHECK(MPI_Win_shared_query, (win_, rank, &s.size, &s.disp_unit, &s.base));
+    return s;
+  }
+  /// shared_query as elements of T.
+  template <class T>
+  typed_buffer<T> shared_query(int rank) const {
+    const shared_region s = shared_query(rank);
+    return typed_buffer<T>(static_cast<T*>(s.base), static_cast<std::size_t>(s.size) / sizeof(T));
+  }
+
+  // --- attributes ---------------------------------------------------------------------------
+
+  /// This process's memory (MPI_WIN_BASE); nullptr for a dynamic window.
+  void* base() const { return attr<void*>(MPI_WIN_BASE, "MPI_WIN_BASE"); }
+  /// Bytes of this process's window (MPI_WIN_SIZE).
+  MPI_Aint size() const { return *attr<MPI_Aint*>(MPI_WIN_SIZE, "MPI_WIN_SIZE"); }
+  int disp_unit() const { return *attr<int*>(MPI_WIN_DISP_UNIT, "MPI_WIN_DISP_UNIT"); }
+  window_flavor flavor() const {
+    return static_cast<window_flavor>(*attr<int*>(MPI_WIN_CREATE_FLAVOR, "MPI_WIN_CREATE_FLAVOR"));
+  }
+  window_model model() const {
+    return static_cast<window_model>(*attr<int*>(MPI_WIN_MODEL, "MPI_WIN_MODEL"));
+  }
+  /// This process's memory as elements of T.
+  template <class T>
+  typed_buffer<T> data() const {
+    return typed_buffer<T>(static_cast<T*>(base()), static_cast<std::size_t>(size()) / sizeof(T));
+  }
+  /// The size in bytes of `rank`'s window, as recorded at creation (0 for dynamic windows).
+  MPI_Aint size_of(int rank) const {
+    require("oompi::window::size_of");
+    check_rank("oompi::window::size_of", rank, false);
+    return extents_[static_cast<std::size_t>(rank)].bytes;
+  }
+  /// The group of the window's processes (MPI_Win_get_group).
+  oompi::group group() const {
+    require("MPI_Win_get_group");
+    MPI_Group g = MPI_GROUP_NULL;
+    OOMPI_CHECK(MPI_Win_get_group, (win_, &g));
+    return oompi::group(g);
+  }
+  /// This process's rank in the window's group, and the number of processes.
+  int rank() const noexcept { return rank_; }
+  int group_size() const noexcept { return static_cast<int>(extents_.size()); }
+  /// The hints in use (MPI_Win_get_info): a new info object.
+  info get_info() const {
+    require("MPI_Win_get_info");
+    MPI_Info i = MPI_INFO_NULL;
+    OOMPI_CHECK(MPI_Win_get_info, (win_, &i));
+    return info(i, true);
+  }
+  void set_info(const info& hints) const {
+    require("MPI_Win_set_info");
+    if (hints.is_null()) throw std::invalid_argument("MPI_Win_set_info: null info");
+    OOMPI_CHECK(MPI_Win_set_info, (win_, hints.native()));
+  }
+  std::string name() const {
+    require("MPI_Win_get_name");
+    char text[MPI_MAX_OBJECT_NAME];
+    int len = 0;
+    OOMPI_CHECK(MPI_Win_get_name, (win_, text, &len));
+    return std::string(text, static_cast<std::size_t>(len));
+  }
+  void set_name(const std::string& name) const {
+    require("MPI_Win_set_name");
+    OOMPI_CHECK(MPI_Win_set_name, (win_, name.c_str()));
+  }
+
+  MPI_Win native() const noexcept { return win_; }
+  bool is_null() const noexcept { return win_ == MPI_WIN_NULL; }
+  /// True for windows made by create_dynamic (no bounds checks).
+  bool is_dynamic() const noexcept { return dynamic_; }
+
+  /// Frees the window now (MPI_Win_free, collective) and leaves this object null. Throws
+  /// oompi::error if MPI refuses (e.g. an epoch is still open: end it first).
+  void free() {
+    require("MPI_Win_free");
+    const int rc = MPI_Win_free(&win_);
+    if (rc != MPI_SUCCESS) detail::throw_mpi_error("MPI_Win_free", rc);
+    win_ = MPI_WIN_NULL;
+    extents_.clear();
+  }
+
+private:
+  struct extent {
+    MPI_Aint bytes;
+    MPI_Aint unit;
+  };
+
+  // Installs MPI_ERRORS_RETURN and records every process's size and disp_unit (one
+  // allgather) so that bounds checks need no communication.
+  window(MPI_Win w, const intracommunicator& comm, MPI_Aint bytes, int unit, bool dynamic)
+      : win_(w), rank_(comm.rank()), dynamic_(dynamic) {
+    if (const int rc = MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN); rc != MPI_SUCCESS) {
+      MPI_Win_free(&win_);
+      detail::throw_mpi_error("MPI_Win_set_errhandler", rc);
+    }
+    extents_.resize(static_cast<std::size_t>(comm.size()));
+    const extent mine{bytes, unit};
+    if (const int rc = MPI_Allgather(&mine, 2, MPI_AINT, extents_.data(), 2, MPI_AINT,
+                                     comm.native());
+        rc != MPI_SUCCESS) {
+      MPI_Win_free(&win_);
+      detail::throw_mpi_error("MPI_Allgather", rc);
+    }
+  }
+
+  static void check_creation(const char* routine, const intracommunicator& comm, MPI_Aint bytes,
+                             int disp_unit) {
+    detail::require_running(routine);
+    if (comm.is_null()) throw std::logic_error(std::string(routine) + ": null communicator");
+    if (bytes < 0) throw std::invalid_argument(std::string(routine) + ": negative size");
+    if (disp_unit < 1)
+      throw std::invalid_argument(std::string(routine) + ": disp_unit " +
+                                  std::to_string(disp_unit) + " is not positive");
+  }
+  template <class T>
+  static MPI_Aint bytes_of(const char* routine, std::size_t count) {
+    if (count > static_cast<std::size_t>(PTRDIFF_MAX) / sizeof(T))
+      throw std::length_error(std::string(routine) + ": " + std::to_string(count) +
+                              " elements do not fit in the address space");
+    return static_cast<MPI_Aint>(count * sizeof(T));
+  }
+
+  void require(const char* routine) const {
+    detail::require_running(routine);
+    if (OOMPI_DETAIL_UNLIKELY(win_ == MPI_WIN_NULL)) throw_null(routine);
+  }
+  [[noreturn]] OOMPI_DETAIL_COLD static void throw_null(const char* routine) {
+    throw std::logic_error(std::string(routine) +
+                           ": null window (freed, moved from, or never created)");
+  }
+  void check_rank(const char* routine, int rank, bool proc_null_ok) const {
+    if (OOMPI_DETAIL_LIKELY(rank >= 0 && rank < group_size())) return;
+    if (proc_null_ok && rank == MPI_PROC_NULL) return;
+    throw_rank(routine, rank);
+  }
+  [[noreturn]] OOMPI_DETAIL_COLD void throw_rank(const char* routine, int rank) const {
+    throw std::out_of_range(std::string(routine) + ": target rank " + std::to_string(rank) +
+                            " is not in the window's group (size " +
+                            std::to_string(group_size()) + ")");
+  }
+  // The target range [disp x unit + lo, disp x unit + hi) must lie inside [0, size) of the
+  // target's window. proc_null targets are no-ops for MPI and pass.
+  template <class T>
+  void check_target(const char* routine, int rank, MPI_Aint disp, std::size_t count,
+                    MPI_Datatype type) const {
+    require(routine);
+    if (rank == MPI_PROC_NULL) return;
+    check_rank(routine, rank, false);
+    if (dynamic_ || count == 0) return;
+    const extent& e = extents_[static_cast<std::size_t>(rank)];
+    const auto span = detail::type_span<T>(count, type);
+    const detail::rma_wide start = static_cast<detail::rma_wide>(disp) * e.unit;
+    if (OOMPI_DETAIL_UNLIKELY(start + span.first < 0 || start + span.second > e.bytes))
+      throw_bounds(routine, rank, disp, count, span.second - span.first, e);
+  }
+  [[noreturn]] OOMPI_DETAIL_COLD static void throw_bounds(const char* routine, int rank,
+                                                          MPI_Aint disp, std::size_t count,
+                                                          detail::rma_wide bytes,
+                                                          const extent& e) {
+    throw std::out_of_range(std::string(routine) + ": " + std::to_string(count) +
+                            " elements (" + std::to_string(static_cast<long long>(bytes)) +
+                            " bytes) at displacement " + std::to_string(disp) + " (unit " +
+                            std::to_string(e.unit) + ") do not fit in rank " +
+                            std::to_string(rank) + "'s window of " + std::to_string(e.bytes) +
+                            " bytes");
+  }
+  // An explicit target: bounds, matching byte counts, an int target count.
+  int check_spec(const char* routine, const char* what, int rank, const target_spec& t,
+                 std::size_t count, MPI_Datatype type) const {
+    require(routine);
+    if (t.type == MPI_DATATYPE_NULL)
+      throw std::invalid_argument(std::string(routine) + ": null target datatype");
+    check_target<void>(routine, rank, t.disp, t.count, t.type);
+    detail::check_same_bytes(routine, what, count, type, t.count, t.type);
+    return detail::target_count(routine, t.count);
+  }
+  // rput/raccumulate: a named buffer (or a view) is borrowed; a temporary container is moved
+  // into the request and kept until the operation completes.
+  template <class B, class F>
+  request start_owned(B&& origin, F&& start) const {
+    if constexpr (std::is_lvalue_reference_v<B> || is_view_v<B>) {
+      return request(start(origin));
+    } else {
+      using V = std::remove_cv_t<std::remove_reference_t<B>>;
+      auto owned = std::make_unique<detail::kept<V>>(std::move(origin));
+      const MPI_Request r = start(owned->value);
+      return request(r, std::move(owned));
+    }
+  }
+  template <class P>
+  P attr(int key, const char* what) const {
+    require("MPI_Win_get_attr");
+    P value{};
+    int flag = 0;
+    OOMPI_CHECK(MPI_Win_get_attr, (win_, key, &value, &flag));
+    if (!flag) throw std::logic_error(std::string("MPI_Win_get_attr: ") + what + " is not set");
+    return value;
+  }
+  void reset() noexcept {
+    if (win_ != MPI_WIN_NULL && detail::mpi_usable()) MPI_Win_free(&win_);
+    win_ = MPI_WIN_NULL;
+    extents_.clear();
+  }
+
+  MPI_Win win_ = MPI_WIN_NULL;
+  int rank_ = MPI_PROC_NULL;
+  bool dynamic_ = false;
+  std::vector<extent> extents_;
+};
+
+}  // namespace oompi
+
+#endif  // OOMPI_WINDOW_HPP

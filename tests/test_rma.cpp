@@ -214,6 +214,55 @@ TEST_CASE("lock_all: rput, rget, raccumulate, rget_accumulate and flushes") {
   if (r == 0) CHECK(local[5] == n);
 }
 
+TEST_CASE("explicit targets in the request forms, flush_local, epochs ended by unwinding") {
+  auto world = oompi::communicator::world();
+  const auto [r, n, right, left] = ring_of(world);
+  auto win = oompi::window::allocate<int>(world, 8, oompi::info{{"accumulate_ordering", "none"}});
+  CHECK((win.model() == oompi::window_model::unified ||
+         win.model() == oompi::window_model::separate));
+  std::fill(win.data<int>().data(), win.data<int>().data() + 8, 0);
+  auto every_other = oompi::datatype::vector(3, 1, 2, oompi::datatype::of<int>());  // 0, 2, 4
+  world.barrier();
+  {
+    auto epoch = win.lock(right, oompi::lock_type::exclusive);
+    const std::vector<int> three = {r + 1, r + 2, r + 3};
+    auto a = win.rput(three, right, {1, 1, every_other});  // elements 1, 3, 5
+    a.wait();
+    epoch.flush_local();
+    epoch.flush();
+    std::vector<int> got(3, -1);
+    win.rget(got, right, {1, 1, every_other}).wait();
+    epoch.flush();
+    CHECK(got == three);
+    int old = -1;
+    const int add = 100;
+    win.get_accumulate(add, old, right, {7, 1, MPI_INT}, oompi::ops::sum);
+    epoch.flush();
+    CHECK(old >= 0);
+  }
+  world.barrier();
+  auto mem = win.data<int>();
+  CHECK(mem.data()[1] == left + 1);
+  CHECK(mem.data()[3] == left + 2);
+  CHECK(mem.data()[5] == left + 3);
+  CHECK(mem.data()[7] == 100);
+  CHECK(mem.data()[2] == 0);
+
+  // An exception leaving the scope ends the epoch: the lock can be taken again.
+  world.barrier();
+  try {
+    auto epoch = win.lock(right);
+    throw std::runtime_error("leaving the epoch's scope");
+  } catch (const std::runtime_error&) {
+  }
+  auto again = win.lock(right);
+  CHECK(again.active());
+  CHECK(again.rank() == right);
+  again.unlock();
+  (void)n;
+  world.barrier();
+}
+
 TEST_CASE("post-start-complete-wait with groups") {
   auto world = oompi::communicator::world();
   const auto [r, n, right, left] = ring_of(world);

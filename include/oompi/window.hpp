@@ -27,6 +27,12 @@
 // cannot be checked: their memory is attached later, locally); accumulate with a user op ->
 // std::invalid_argument (MPI allows predefined ops only); a freed or moved-from window ->
 // std::logic_error. MPI_ERRORS_RETURN is set on every window: MPI errors throw oompi::error.
+//
+// Buffers are borrowed until the operation completes (the epoch ends, or a flush): MPI reads an
+// origin and writes a get's buffer after the call has returned, so a temporary origin does not
+// compile (the request forms rput/raccumulate/rget_accumulate keep a moved-in one). Counts
+// above INT_MAX: put/get/accumulate move one element of a derived type, as send does; the
+// request forms, get_accumulate and explicit targets refuse them (std::length_error).
 
 #include "buffer.hpp"
 #include "collectives/common.hpp"
@@ -198,10 +204,6 @@ inline constexpr void borrowed_origin() {
                 "variable that outlives the epoch, or use rput/raccumulate(std::move(v)), whose "
                 "request keeps it.");
 }
-
-// Receive-like buffers of get/rget: a named variable or a view of the caller's memory.
-template <class B>
-using enable_if_writable = std::enable_if_t<std::is_lvalue_reference_v<B> || is_view_v<B>>;
 
 }  // namespace detail
 
@@ -421,7 +423,7 @@ public:
   /// A window over the caller's contiguous buffer (a container, a view, raw_buffer): its
   /// elements are the window, disp_unit is the element's extent. The buffer must outlive the
   /// window and keep its storage (no resizing a vector while the window exists).
-  template <class B, class = detail::enable_if_writable<B>>
+  template <class B, class = detail::enable_if_receivable<B>>
   static window create(const intracommunicator& comm, B&& buf, const info& hints = info::null()) {
     const detail::buffer_desc d = detail::describe_out(buf);
     MPI_Aint lb = 0, extent = 0;
@@ -487,7 +489,7 @@ public:
 
   /// Attaches the buffer's memory to a dynamic window (MPI_Win_attach, local) and returns its
   /// address, the displacement other processes use to reach it.
-  template <class B, class = detail::enable_if_writable<B>>
+  template <class B, class = detail::enable_if_receivable<B>>
   MPI_Aint attach(B&& buf) const {
     const detail::buffer_desc d = detail::describe_out(buf);
     const auto span = detail::type_span<detail::element_t<B>>(d.count, d.type);
@@ -502,7 +504,7 @@ public:
     OOMPI_CHECK(MPI_Win_attach, (win_, base, bytes));
     return address_of(base);
   }
-  template <class B, class = detail::enable_if_writable<B>>
+  template <class B, class = detail::enable_if_receivable<B>>
   void detach(B&& buf) const {
     detach(detail::describe_out(buf).data);
   }
@@ -541,7 +543,7 @@ public:
     });
   }
   /// Reads `rank`'s window at `disp` into `origin` (complete when the epoch ends or is flushed).
-  template <class B, class = detail::enable_if_writable<B>>
+  template <class B, class = detail::enable_if_receivable<B>>
   void get(B&& origin, int rank, MPI_Aint disp = 0) const {
     const detail::buffer_desc d = detail::describe_out(origin);
     check_target<detail::element_t<B>>("MPI_Get", rank, disp, d.count, d.type);
@@ -549,7 +551,7 @@ public:
       OOMPI_CHECK(MPI_Get, (p, n, t, rank, disp, n, t, win_));
     });
   }
-  template <class B, class = detail::enable_if_writable<B>>
+  template <class B, class = detail::enable_if_receivable<B>>
   void get(B&& origin, int rank, const target_spec& t) const {
     const detail::buffer_desc d = detail::describe_out(origin);
     const int tn = check_spec("MPI_Get", "origin", rank, t, d.count, d.type);
@@ -582,7 +584,7 @@ public:
   /// Fetches the target's data into `result`, then combines `origin` into it (atomically per
   /// element). With ops::no_op it is an atomic read and `origin` is ignored; with
   /// ops::replace an atomic swap. The target's layout follows `result`.
-  template <class B, class R, class Op, class = detail::enable_if_writable<R>>
+  template <class B, class R, class Op, class = detail::enable_if_receivable<R>>
   void get_accumulate(B&& origin, R&& result, int rank, MPI_Aint disp, const Op& op) const {
     detail::borrowed_origin<B>();
     const MPI_Op o = detail::rma_op<detail::element_t<R>>(op, "MPI_Get_accumulate");
@@ -595,7 +597,7 @@ public:
     OOMPI_CHECK(MPI_Get_accumulate,
                 (od.data, on, od.type, rd.data, rn, rd.type, rank, disp, rn, rd.type, o, win_));
   }
-  template <class B, class R, class Op, class = detail::enable_if_writable<R>>
+  template <class B, class R, class Op, class = detail::enable_if_receivable<R>>
   void get_accumulate(B&& origin, R&& result, int rank, const target_spec& t,
                       const Op& op) const {
     detail::borrowed_origin<B>();
@@ -666,7 +668,7 @@ public:
       return r;
     });
   }
-  template <class B, class = detail::enable_if_writable<B>>
+  template <class B, class = detail::enable_if_receivable<B>>
   request rget(B&& origin, int rank, MPI_Aint disp = 0) const {
     const detail::buffer_desc d = detail::describe_out(origin);
     check_target<detail::element_t<B>>("MPI_Rget", rank, disp, d.count, d.type);
@@ -675,7 +677,7 @@ public:
     OOMPI_CHECK(MPI_Rget, (d.data, n, d.type, rank, disp, n, d.type, win_, &r));
     return request(r);
   }
-  template <class B, class = detail::enable_if_writable<B>>
+  template <class B, class = detail::enable_if_receivable<B>>
   request rget(B&& origin, int rank, const target_spec& t) const {
     const detail::buffer_desc d = detail::describe_out(origin);
     const int tn = check_spec("MPI_Rget", "origin", rank, t, d.count, d.type);
@@ -697,7 +699,7 @@ public:
     });
   }
   /// The result buffer is borrowed; a temporary origin is kept by the request.
-  template <class B, class R, class Op, class = detail::enable_if_writable<R>>
+  template <class B, class R, class Op, class = detail::enable_if_receivable<R>>
   request rget_accumulate(B&& origin, R&& result, int rank, MPI_Aint disp,
                           const Op& op) const {
     const MPI_Op o = detail::rma_op<detail::element_t<R>>(op, "MPI_Rget_accumulate");

@@ -55,7 +55,9 @@ TEST_CASE("create over a vector: put and get with fence, attributes") {
   win.fence(oompi::rma_assert::noprecede);
   win.put(mine, right, 2);
   win.fence();
-  CHECK(local == std::vector<int>{-1, -1, left, left + 1, left + 2, -1, -1, -1});
+  // Not local[7]: the left neighbour may already be in the next epoch, putting there.
+  CHECK(std::vector<int>(local.begin(), local.begin() + 7) ==
+        std::vector<int>{-1, -1, left, left + 1, left + 2, -1, -1});
 
   // Get back what the right neighbour received (which is this rank's data), and a scalar.
   std::vector<int> back(3, 0);

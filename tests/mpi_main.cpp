@@ -68,8 +68,15 @@ struct mpi_verdict_listener : Catch::TestEventListenerBase {
 
 CATCH_REGISTER_LISTENER(mpi_verdict_listener)
 
+// A test may define this to run before the Catch2 session, MPI running: it returns the exit
+// code of a process that must not run the cases (a spawned child that did its part: 0; a test
+// this MPI cannot run: 77, CTest's skip), or -1 to go on.
+int oompi_test_before_cases(int argc, char* argv[]) __attribute__((weak));
+
 int main(int argc, char* argv[]) {
   oompi::environment env(argc, argv, oompi::thread_level::multiple);
+  if (oompi_test_before_cases)
+    if (const int rc = oompi_test_before_cases(argc, argv); rc >= 0) return rc;
   MPI_Comm_dup(MPI_COMM_WORLD, &g_verdict_comm);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

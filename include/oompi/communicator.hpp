@@ -90,6 +90,33 @@ public:
     return std::exchange(comm_, MPI_COMM_NULL);
   }
 
+  /// Waits for the pending communication on this communicator, then frees it
+  /// (MPI_Comm_disconnect). Processes joined by spawn, accept or connect are independent again
+  /// once both sides disconnected every communicator between them. Collective; this object
+  /// becomes null. world() and self() cannot be disconnected.
+  void disconnect() {
+    require("MPI_Comm_disconnect");
+    if (comm_ == MPI_COMM_WORLD || comm_ == MPI_COMM_SELF)
+      throw std::logic_error("MPI_Comm_disconnect: MPI_COMM_WORLD and MPI_COMM_SELF cannot be "
+                             "disconnected");
+    MPI_Comm c = comm_;
+#if defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
+    // Open MPI 4 hangs in MPI_Comm_disconnect on an intracommunicator (e.g. one merged from a
+    // spawn's intercommunicator; open-mpi/ompi#12004): free it, which it treats the same way.
+    int inter = 0;
+    OOMPI_CHECK(MPI_Comm_test_inter, (c, &inter));
+    if (!inter) {
+      OOMPI_CHECK(MPI_Comm_free, (&c));
+      comm_ = MPI_COMM_NULL;
+      owned_ = false;
+      return;
+    }
+#endif
+    OOMPI_CHECK(MPI_Comm_disconnect, (&c));
+    comm_ = MPI_COMM_NULL;
+    owned_ = false;
+  }
+
   /// The port to process `rank`: `comm[r] << x`, `comm[r] >> y`.
   port operator[](int rank) const noexcept;
 

@@ -56,6 +56,10 @@ public:
     return local.create_intercomm(local_leader, peer, remote_leader, tag);
   }
 
+  /// The intercommunicator to the processes that spawned this one (MPI_Comm_get_parent); null
+  /// when this process was not spawned or has disconnected from its parent. Not owned.
+  static intercommunicator parent();
+
   /// Number of processes in the remote group.
   int remote_size() const {
     require("MPI_Comm_remote_size");
@@ -135,5 +139,7 @@ inline intercommunicator intracommunicator::create_intercomm(int local_leader,
 }
 
 }  // namespace oompi
+
+#include "dynamic.hpp"
 
 #endif  // OOMPI_INTERCOMMUNICATOR_HPP

@@ -20,10 +20,12 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace oompi {
 
 class intercommunicator;
+struct spawn_command;
 
 /// Kinds of MPI_Comm_split_type.
 enum class comm_type : int {
@@ -88,6 +90,24 @@ public:
   /// must not clash with other traffic on `peer`. Collective over both groups.
   intercommunicator create_intercomm(int local_leader, const communicator& peer,
                                      int remote_leader, int tag = 0) const;
+
+  // Dynamic processes (dynamic.hpp). Collective; the arguments are read at `root` only.
+
+  /// Starts `maxprocs` copies of `program` with `args` (MPI_Comm_spawn) and returns the
+  /// intercommunicator to them (their world is its remote group). With `errcodes`, one code per
+  /// process is stored there instead of throwing on the first failed start.
+  intercommunicator spawn(const std::string& program, const std::vector<std::string>& args = {},
+                          int maxprocs = 1, const info& hints = info::null(), int root = 0,
+                          std::vector<int>* errcodes = nullptr) const;
+  /// Starts several programs in one world (MPI_Comm_spawn_multiple), in the order given.
+  intercommunicator spawn_multiple(const std::vector<spawn_command>& commands, int root = 0,
+                                   std::vector<int>* errcodes = nullptr) const;
+  /// Waits for a job to connect to `port` (MPI_Comm_accept).
+  intercommunicator accept(const std::string& port, int root = 0,
+                           const info& hints = info::null()) const;
+  /// Connects to a job accepting on `port` (MPI_Comm_connect).
+  intercommunicator connect(const std::string& port, int root = 0,
+                            const info& hints = info::null()) const;
 
 private:
   friend class communicator;

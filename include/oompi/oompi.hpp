@@ -7,6 +7,7 @@
 #include "buffer.hpp"
 #include "communicator.hpp"
 #include "datatype.hpp"
+#include "dynamic.hpp"
 #include "environment.hpp"
 #include "error.hpp"
 #include "group.hpp"

@@ -9,6 +9,7 @@
 #include "datatype.hpp"
 #include "environment.hpp"
 #include "error.hpp"
+#include "file.hpp"
 #include "group.hpp"
 #include "info.hpp"
 #include "intercommunicator.hpp"

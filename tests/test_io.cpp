@@ -427,6 +427,19 @@ TEST_CASE("size, set_size, preallocate, amode, atomicity, hints, group") {
   CHECK(v.etype.native() == MPI_BYTE);
   CHECK(v.filetype.native() == MPI_BYTE);
   CHECK(f.byte_offset(5) == 5);
+  // A handle from C code: borrowed by default (close() only forgets it), or owned.
+  MPI_File raw = MPI_FILE_NULL;
+  REQUIRE(MPI_File_open(world.native(), (dir / "raw.bin").c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR,
+                        MPI_INFO_NULL, &raw) == MPI_SUCCESS);
+  {
+    file borrowed(raw);
+    CHECK(borrowed.size() == 0);
+    borrowed.close();
+    CHECK_FALSE(borrowed.is_open());
+  }
+  file owned(raw, true);  // still open: the borrowed wrapper did not close it
+  CHECK(owned.size() == 0);
+  owned.close();
   // Moving keeps one open handle; the moved-from object is closed.
   file g = std::move(f);
   CHECK_FALSE(f.is_open());

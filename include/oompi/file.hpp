@@ -117,13 +117,14 @@ public:
   }
   file(file&& o) noexcept
       : fh_(std::exchange(o.fh_, MPI_FILE_NULL)), owned_(o.owned_), etype_size_(o.etype_size_),
-        byte_view_(o.byte_view_) {}
+        etype_file_size_(o.etype_file_size_), byte_view_(o.byte_view_) {}
   file& operator=(file&& o) noexcept {
     if (this != &o) {
       reset();
       fh_ = std::exchange(o.fh_, MPI_FILE_NULL);
       owned_ = o.owned_;
       etype_size_ = o.etype_size_;
+      etype_file_size_ = o.etype_file_size_;
       byte_view_ = o.byte_view_;
     }
     return *this;
@@ -479,6 +480,9 @@ private:
     OOMPI_CHECK(MPI_File_get_view, (fh_, &disp, &et, &ft, rep));
     datatype e = datatype::adopt(et), f = datatype::adopt(ft);
     etype_size_ = e.size();
+    MPI_Aint in_file = 0;  // an elementary item's size in the file's data representation
+    OOMPI_CHECK(MPI_File_get_type_extent, (fh_, et, &in_file));
+    etype_file_size_ = in_file;
     byte_view_ = disp == 0 && et == MPI_BYTE && ft == MPI_BYTE &&
                  std::string(rep) == "native";
   }
@@ -498,7 +502,7 @@ private:
     auto inside = [&](MPI_Offset k) {  // is item k (0-based) inside the file?
       MPI_Offset b = offset + k;
       if (!byte_view_) OOMPI_CHECK(MPI_File_get_byte_offset, (fh_, offset + k, &b));
-      return b + etype_size_ <= fsize;
+      return b + etype_file_size_ <= fsize;
     };
     MPI_Offset lo = 0, hi = items;  // items [0, lo) inside, [hi, items) outside
     if (inside(items - 1)) return d.count;
@@ -629,7 +633,8 @@ private:
 
   MPI_File fh_ = MPI_FILE_NULL;
   bool owned_ = true;
-  MPI_Count etype_size_ = 1;
+  MPI_Count etype_size_ = 1;       // in memory
+  MPI_Offset etype_file_size_ = 1;  // in the file (differs for datarep "external32")
   bool byte_view_ = true;
 };
 

@@ -334,6 +334,61 @@ TEST_CASE("subarray, C and Fortran order") {
   CHECK(fgot == got);  // the same memory seen column-major
 }
 
+TEST_CASE("darray: block and cyclic distributions of a matrix") {
+  // A 4x6 matrix on a 2x2 grid (a local constructor: any world size will do).
+  const auto base = oompi::datatype::of<int>();
+  auto world = oompi::communicator::world();
+  std::vector<int> m(24);
+  std::iota(m.begin(), m.end(), 0);
+  for (int r = 0; r < 4; ++r) {
+    auto part = oompi::datatype::darray(
+        4, r, {4, 6}, {oompi::distribution::block, oompi::distribution::block},
+        {oompi::default_darg, oompi::default_darg}, {2, 2}, base);
+    CHECK(part.size() == 6 * sizeof(int));
+    CHECK(part.extent() == 24 * sizeof(int));  // the whole array: darrays tile files
+    std::vector<int> got(6, -1), expect;
+    for (int i = (r / 2) * 2; i < (r / 2) * 2 + 2; ++i)
+      for (int j = (r % 2) * 3; j < (r % 2) * 3 + 3; ++j) expect.push_back(i * 6 + j);
+    world.sendrecv(oompi::buffer(m.data(), 1, part), world.rank(), 3, got, world.rank(), 3);
+    CHECK(got == expect);
+  }
+  // Cyclic by 2 over the columns, Fortran order, no distribution of the first dimension.
+  auto cyc = oompi::datatype::darray(2, 1, {3, 8}, {oompi::distribution::none,
+                                                    oompi::distribution::cyclic},
+                                     {oompi::default_darg, 2}, {1, 2}, base,
+                                     oompi::array_order::fortran);
+  CHECK(cyc.size() == 12 * sizeof(int));
+  std::vector<int> got(12, -1), expect;
+  // Fortran order: element (i, j) at j * 3 + i; rank 1 owns columns 2, 3, 6, 7.
+  for (int j : {2, 3, 6, 7})
+    for (int i = 0; i < 3; ++i) expect.push_back(j * 3 + i);
+  world.sendrecv(oompi::buffer(m.data(), 1, cyc), world.rank(), 4, got, world.rank(), 4);
+  CHECK(got == expect);
+}
+
+TEST_CASE("darray: inconsistent arguments are refused before MPI") {
+  const auto b = oompi::datatype::of<double>();
+  using oompi::distribution;
+  const int d = oompi::default_darg;
+  const std::vector<distribution> bb{distribution::block, distribution::block};
+  // Vectors of different lengths.
+  CHECK_THROWS_AS(oompi::datatype::darray(4, 0, {4, 4}, bb, {d}, {2, 2}, b), std::invalid_argument);
+  // The grid does not multiply to the number of processes.
+  CHECK_THROWS_AS(oompi::datatype::darray(4, 0, {4, 4}, bb, {d, d}, {2, 3}, b), std::invalid_argument);
+  // Rank outside 0..nprocs-1.
+  CHECK_THROWS_AS(oompi::datatype::darray(4, 4, {4, 4}, bb, {d, d}, {2, 2}, b), std::invalid_argument);
+  CHECK_THROWS_AS(oompi::datatype::darray(4, -1, {4, 4}, bb, {d, d}, {2, 2}, b), std::invalid_argument);
+  // distribution::none over more than one process.
+  CHECK_THROWS_AS(oompi::datatype::darray(4, 0, {4, 4}, {distribution::none, distribution::block},
+                                          {d, d}, {2, 2}, b),
+                  std::invalid_argument);
+  // Blocks too small to cover the dimension (2 x 2 < 5).
+  CHECK_THROWS_AS(oompi::datatype::darray(4, 0, {5, 4}, bb, {2, d}, {2, 2}, b), std::invalid_argument);
+  // Non-positive sizes and distribution arguments.
+  CHECK_THROWS_AS(oompi::datatype::darray(4, 0, {0, 4}, bb, {d, d}, {2, 2}, b), std::invalid_argument);
+  CHECK_THROWS_AS(oompi::datatype::darray(4, 0, {4, 4}, bb, {0, d}, {2, 2}, b), std::invalid_argument);
+}
+
 TEST_CASE("structure, resized and dup") {
   struct pair_di {
     double d;

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -140,8 +141,17 @@ struct datatype_traits<T[N], std::enable_if_t<has_datatype_v<T>>> {
   }
 };
 
-/// Array order for subarray types.
+/// Array order for subarray and darray types.
 enum class array_order : int { c = MPI_ORDER_C, fortran = MPI_ORDER_FORTRAN };
+
+/// How darray distributes one dimension over the process grid.
+enum class distribution : int {
+  block = MPI_DISTRIBUTE_BLOCK,
+  cyclic = MPI_DISTRIBUTE_CYCLIC,
+  none = MPI_DISTRIBUTE_NONE
+};
+/// darray's distribution argument meaning "the default" (block: ceil(size / procs); cyclic: 1).
+inline constexpr int default_darg = MPI_DISTRIBUTE_DFLT_DARG;
 
 /// An MPI datatype handle. Builtins are borrowed; derived types made by the factories below
 /// are committed on creation and freed by the destructor (never after MPI_Finalize).
@@ -240,6 +250,48 @@ public:
                                       starts.data(), static_cast<int>(order), base.native(), t);
     });
   }
+  /// Process `rank`'s part of an n-dimensional array of `sizes` distributed over a process grid
+  /// of `procs` (whose product is `nprocs`) as HPF does: per dimension block, cyclic (with a
+  /// block size `dargs[i]`, or default_darg) or none. Inconsistent arguments throw
+  /// std::invalid_argument before MPI sees them.
+  static datatype darray(int nprocs, int rank, const std::vector<int>& sizes,
+                         const std::vector<distribution>& distribs, const std::vector<int>& dargs,
+                         const std::vector<int>& procs, const datatype& base,
+                         array_order order = array_order::c) {
+    same_size("darray", sizes.size(), distribs.size());
+    same_size("darray", sizes.size(), dargs.size());
+    same_size("darray", sizes.size(), procs.size());
+    auto bad = [](const std::string& what) {
+      throw std::invalid_argument("oompi::datatype::darray: " + what);
+    };
+    if (nprocs < 1 || rank < 0 || rank >= nprocs)
+      bad("rank " + std::to_string(rank) + " is not in 0.." + std::to_string(nprocs - 1));
+    long long grid = 1;
+    std::vector<int> kinds(sizes.size());
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      const std::string dim = "dimension " + std::to_string(i) + ": ";
+      if (sizes[i] < 1 || procs[i] < 1) bad(dim + "sizes and process counts must be positive");
+      if (dargs[i] != default_darg && dargs[i] < 1)
+        bad(dim + "the distribution argument must be positive or default_darg");
+      if (distribs[i] == distribution::none && procs[i] != 1)
+        bad(dim + "distribution::none needs 1 process in that dimension");
+      // MPI: a block distribution must cover the dimension (darg * procs >= size).
+      if (distribs[i] == distribution::block && dargs[i] != default_darg &&
+          static_cast<long long>(dargs[i]) * procs[i] < sizes[i])
+        bad(dim + "blocks of " + std::to_string(dargs[i]) + " on " + std::to_string(procs[i]) +
+            " processes do not cover " + std::to_string(sizes[i]) + " elements");
+      grid *= procs[i];
+      kinds[i] = static_cast<int>(distribs[i]);
+    }
+    if (grid != nprocs)
+      bad("the process grid has " + std::to_string(grid) + " processes, not " +
+          std::to_string(nprocs));
+    return build("MPI_Type_create_darray", [&](MPI_Datatype* t) {
+      return MPI_Type_create_darray(nprocs, rank, as_int(sizes.size()), sizes.data(),
+                                    kinds.data(), dargs.data(), procs.data(),
+                                    static_cast<int>(order), base.native(), t);
+    });
+  }
   /// A struct type: blocks of (possibly different) types at byte displacements.
   static datatype structure(const std::vector<int>& blocklengths,
                             const std::vector<MPI_Aint>& displacements_bytes,
@@ -256,6 +308,19 @@ public:
     return build("MPI_Type_create_resized", [&](MPI_Datatype* t) {
       return MPI_Type_create_resized(base.native(), lower_bound, extent, t);
     });
+  }
+  /// Takes ownership of a handle MPI returned (MPI_File_get_view, MPI_Type_get_contents): it is
+  /// committed (a no-op if it already is) and freed by the destructor. Named (predefined) types
+  /// are only borrowed: MPI forbids freeing them.
+  static datatype adopt(MPI_Datatype t) {
+    detail::require_running("oompi::datatype::adopt");
+    int n = 0, a = 0, d = 0, combiner = MPI_COMBINER_NAMED;
+    OOMPI_CHECK(MPI_Type_get_envelope, (t, &n, &a, &d, &combiner));
+    if (combiner == MPI_COMBINER_NAMED) return datatype(t);
+    datatype out(t);
+    out.owned_ = true;  // freed even if the commit fails
+    OOMPI_CHECK(MPI_Type_commit, (&out.type_));
+    return out;
   }
   /// An owned duplicate of this type.
   datatype dup() const {

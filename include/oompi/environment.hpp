@@ -159,6 +159,8 @@ private:
     // Errors come back as codes (and become exceptions) instead of aborting the job.
     OOMPI_CHECK(MPI_Comm_set_errhandler, (MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     OOMPI_CHECK(MPI_Comm_set_errhandler, (MPI_COMM_SELF, MPI_ERRORS_RETURN));
+    // MPI_File_open and MPI_File_delete report through MPI_FILE_NULL's handler (file.hpp).
+    OOMPI_CHECK(MPI_File_set_errhandler, (MPI_FILE_NULL, MPI_ERRORS_RETURN));
   }
 
   thread_level required_ = thread_level::single;

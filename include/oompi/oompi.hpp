@@ -10,6 +10,7 @@
 #include "dynamic.hpp"
 #include "environment.hpp"
 #include "error.hpp"
+#include "file.hpp"
 #include "group.hpp"
 #include "info.hpp"
 #include "intercommunicator.hpp"

@@ -57,6 +57,9 @@
 %constant int err_intern = MPI_ERR_INTERN;
 %constant int err_in_status = MPI_ERR_IN_STATUS;
 %constant int err_pending = MPI_ERR_PENDING;
+%constant int err_name = MPI_ERR_NAME;
+%constant int err_port = MPI_ERR_PORT;
+%constant int err_spawn = MPI_ERR_SPAWN;
 
 // --- the facade ----------------------------------------------------------------------------
 // Buffers never become proxy classes: each language's typemaps build them.
@@ -97,6 +100,8 @@ namespace oompi { namespace rt { struct buffer; struct async_buffer; class statu
 namespace std {
 %template(IntVector) vector<int>;
 %template(Int64Vector) vector<long long>;
+// Program arguments of comm.spawn.
+%template(StringVector) vector<std::string>;
 }
 #ifdef OOMPI_VECTOR_TYPEMAPS
 OOMPI_VECTOR_TYPEMAPS  // a language's own conversions for vector parameters

@@ -108,3 +108,9 @@ del _name, _kind, _t, _op
 
 wtime = Environment.wtime
 wtick = Environment.wtick
+# Ports and names of dynamic processes (as mpi4py's MPI.Open_port, ...): comm.accept/connect.
+open_port = Environment.open_port
+close_port = Environment.close_port
+publish_name = Environment.publish_name
+unpublish_name = Environment.unpublish_name
+lookup_name = Environment.lookup_name

@@ -105,6 +105,21 @@ public:
   intercomm create_intercomm(int local_leader, const comm& peer, int remote_leader,
                              int tag = 0) const;
 
+  // --- dynamic processes (src/dynamic.cpp; the core's dynamic.hpp) ---------------------
+  // Collective; program, args, maxprocs and port are read at `root` only, which checks them
+  // and shares its verdict, so bad input throws on every process.
+  /// Starts `maxprocs` copies of `program` with `args` (MPI_Comm_spawn); the intercommunicator
+  /// to them. A program the root cannot find or execute is refused (std::invalid_argument).
+  intercomm spawn(const std::string& program, const std::vector<std::string>& args,
+                  int maxprocs, int root = 0) const;
+  /// Waits for a job to connect to `port` (MPI_Comm_accept).
+  intercomm accept(const std::string& port, int root = 0) const;
+  /// Connects to a job accepting on `port` (MPI_Comm_connect).
+  intercomm connect(const std::string& port, int root = 0) const;
+  /// Waits for pending communication, then frees the communicator (MPI_Comm_disconnect;
+  /// collective) and closes every copy. World and self cannot be disconnected.
+  void disconnect();
+
   // --- point-to-point ------------------------------------------------------------------
   void send(const buffer& buf, int dest, int tag = 0) const;
   void ssend(const buffer& buf, int dest, int tag = 0) const;

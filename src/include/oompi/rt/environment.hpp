@@ -40,6 +40,17 @@ public:
   /// Terminates every rank of the job (MPI_Abort on MPI_COMM_WORLD).
   static void abort(int code);
 
+  // Ports and names for comm.accept / comm.connect (src/dynamic.cpp).
+  /// A new port to accept connections on (MPI_Open_port); close it with close_port.
+  static std::string open_port();
+  static void close_port(const std::string& port);
+  /// Publishes `port` under `service` (MPI_Publish_name) for lookup_name in other jobs.
+  static void publish_name(const std::string& service, const std::string& port);
+  static void unpublish_name(const std::string& service, const std::string& port);
+  /// The port published under `service`; an unknown name is an MPI error of class
+  /// MPI_ERR_NAME.
+  static std::string lookup_name(const std::string& service);
+
 private:
   std::unique_ptr<oompi::environment> env_;
   thread_level provided_ = thread_level::single;

@@ -16,6 +16,9 @@ class intercomm : public comm {
 public:
   /// A null communicator.
   intercomm() = default;
+  /// The intercommunicator to the job that spawned this process (MPI_Comm_get_parent); null
+  /// (is_null() true) when it was not spawned. disconnect() it when done.
+  static intercomm parent();
   /// Number of processes in the remote group.
   int remote_size() const;
   /// The remote group.

@@ -1,0 +1,86 @@
+// Dynamic processes for the bindings: spawn, parent, accept/connect, disconnect, ports and
+// published names, on the core's dynamic.hpp (which checks the root's input and shares the
+// verdict).
+#include <oompi/rt/comm.hpp>
+#include <oompi/rt/environment.hpp>
+#include <oompi/rt/intercomm.hpp>
+
+#include "detail/comm_state.hpp"
+#include "detail/reclaim.hpp"
+
+#include <oompi/dynamic.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace oompi::rt {
+
+intercomm comm::spawn(const std::string& program, const std::vector<std::string>& args,
+                      int maxprocs, int root) const {
+  const auto& s = live_intra("comm.spawn");
+  oompi::detail::require_running("MPI_Comm_spawn");
+  detail::drain();
+  auto ic = s.c.spawn(program, args, maxprocs, oompi::info::null(), root);
+  return intercomm(state::adopt(ic.release(), true));
+}
+
+intercomm comm::accept(const std::string& port, int root) const {
+  const auto& s = live_intra("comm.accept");
+  oompi::detail::require_running("MPI_Comm_accept");
+  detail::drain();
+  auto ic = s.c.accept(port, root);
+  return intercomm(state::adopt(ic.release(), true));
+}
+
+intercomm comm::connect(const std::string& port, int root) const {
+  const auto& s = live_intra("comm.connect");
+  oompi::detail::require_running("MPI_Comm_connect");
+  detail::drain();
+  auto ic = s.c.connect(port, root);
+  return intercomm(state::adopt(ic.release(), true));
+}
+
+void comm::disconnect() {
+  const auto& s = live("comm.disconnect");
+  oompi::detail::require_running("MPI_Comm_disconnect");
+  MPI_Comm h = s.handle();
+  if (h == MPI_COMM_WORLD || h == MPI_COMM_SELF)
+    throw std::logic_error("comm.disconnect: world and self cannot be disconnected");
+  // Closed first (every copy), then disconnected through the core, which knows the MPI's faults.
+  st_->owned = false;
+  close();
+  oompi::communicator(h, true).disconnect();
+}
+
+intercomm intercomm::parent() {
+  oompi::detail::require_running("MPI_Comm_get_parent");
+  MPI_Comm h = MPI_COMM_NULL;
+  OOMPI_CHECK(MPI_Comm_get_parent, (&h));
+  if (h == MPI_COMM_NULL) return intercomm();
+  return intercomm(state::adopt(h, false));
+}
+
+std::string environment::open_port() { return oompi::port_name().str(); }
+void environment::close_port(const std::string& port) {
+  oompi::detail::require_running("MPI_Close_port");
+  if (port.empty()) throw std::invalid_argument("MPI_Close_port: empty port name");
+  OOMPI_CHECK(MPI_Close_port, (port.c_str()));
+}
+void environment::publish_name(const std::string& service, const std::string& port) {
+  oompi::detail::require_running("MPI_Publish_name");
+  if (service.empty() || port.empty())
+    throw std::invalid_argument("MPI_Publish_name: empty service or port name");
+  OOMPI_CHECK(MPI_Publish_name, (service.c_str(), MPI_INFO_NULL, port.c_str()));
+}
+void environment::unpublish_name(const std::string& service, const std::string& port) {
+  oompi::detail::require_running("MPI_Unpublish_name");
+  if (service.empty() || port.empty())
+    throw std::invalid_argument("MPI_Unpublish_name: empty service or port name");
+  OOMPI_CHECK(MPI_Unpublish_name, (service.c_str(), MPI_INFO_NULL, port.c_str()));
+}
+std::string environment::lookup_name(const std::string& service) {
+  return oompi::lookup_name(service);
+}
+
+}  // namespace oompi::rt

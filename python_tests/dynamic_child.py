@@ -1,0 +1,36 @@
+"""The child's side of test_dynamic.py: started by comm.spawn, never by pytest."""
+import sys
+
+import numpy as np
+
+import oompi
+
+
+def main(scenario, args):
+    world = oompi.Comm.world()
+    parent = oompi.Intercomm.parent()
+    if parent.is_null():
+        print("dynamic_child.py: no parent", file=sys.stderr)
+        return 2
+    if scenario == "echo":
+        # Report, then a collective over parents and children merged (children last).
+        parent.osend([world.rank, world.size, args], 0, 0)
+        merged = parent.merge(True)
+        total = np.zeros(1, dtype=np.int64)
+        merged.allreduce(np.array([merged.rank], dtype=np.int64), total, oompi.SUM)
+        parent.send(total, 0, 1)
+        merged.disconnect()
+    elif scenario == "connect":
+        server = world.connect(args[0] if world.rank == 0 else "", 0)
+        n = np.zeros(1, dtype=np.int64)
+        server.recv(n, 0, 7)
+        server.send(n + world.rank + 1, 0, 8)
+        server.disconnect()
+    parent.disconnect()
+    return 0
+
+
+if __name__ == "__main__":
+    with oompi.Environment():
+        rc = main(sys.argv[1], sys.argv[2:])
+    sys.exit(rc)

@@ -52,7 +52,8 @@ inline void throw_mpi(JNIEnv* env, const oompi::error& e) noexcept {
 // --- pins ---------------------------------------------------------------------------------
 
 // How blocking calls reach a primitive array: copied into native memory (Get<T>ArrayRegion)
-// and, for receives, back (Set<T>ArrayRegion). Never pinned with GetPrimitiveArrayCritical:
+// and, for receives, back (Set<T>ArrayRegion). Not pinned with GetPrimitiveArrayCritical
+// (except large arrays where the collector pins regions, arrays_can_pin below):
 // JDK 17's collectors lock the GC while an array is pinned, so a thread waiting in MPI with a
 // pinned array stalls every thread of its JVM that needs a collection, including the one that
 // would send (or, on another rank, make another thread send) the awaited message: a deadlock

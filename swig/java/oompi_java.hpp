@@ -97,15 +97,14 @@ inline bool arrays_can_pin(JNIEnv* env) noexcept {
   int v = g_pin_arrays.load(std::memory_order_relaxed);
   if (OOMPI_DETAIL_LIKELY(v >= 0)) return v == 1;
   v = 0;
-  if (jclass c = env->FindClass("org/oompi/NativeLoader")) {
-    if (jmethodID m = env->GetStaticMethodID(c, "arraysCanPin", "()Z"))
-      v = env->CallStaticBooleanMethod(c, m) ? 1 : 0;
-    env->DeleteLocalRef(c);
-  }
+  jclass c = env->FindClass("org/oompi/NativeLoader");
+  jmethodID m = c ? env->GetStaticMethodID(c, "arraysCanPin", "()Z") : nullptr;
+  if (m) v = env->CallStaticBooleanMethod(c, m) ? 1 : 0;
   if (env->ExceptionCheck()) {  // no such method (an older jar), or it failed: copy
     env->ExceptionClear();
     v = 0;
   }
+  if (c) env->DeleteLocalRef(c);
   g_pin_arrays.store(v, std::memory_order_relaxed);
   return v == 1;
 }

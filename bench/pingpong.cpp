@@ -73,6 +73,17 @@ struct oompi_comm {
   static void recv(context& c, std::vector<char>& buf) { c.world.recv(buf, c.peer, 0); }
 };
 
+// oompi with the receive guard off at run time (environment::set_receive_guard(false) during
+// the system's blocks and measured calls, on both ranks): the guard's cost within one run.
+struct oompi_unguarded {
+  static void send(context& c, std::vector<char>& buf) { c.world.send(buf, c.peer, 0); }
+  static void recv(context& c, std::vector<char>& buf) { c.world.recv(buf, c.peer, 0); }
+};
+struct guard_off {
+  guard_off() { oompi::environment::set_receive_guard(false); }
+  ~guard_off() { oompi::environment::set_receive_guard(true); }
+};
+
 struct oompi_port {
   static void send(context& c, std::vector<char>& buf) { c.world[c.peer] << buf; }
   static void recv(context& c, std::vector<char>& buf) { c.world[c.peer] >> buf; }
@@ -140,6 +151,21 @@ OOMPI_BENCH_MEASURED(boost, boost_array)
 OOMPI_BENCH_MEASURED(boost_vector, boost_vector)
 #endif
 
+template <>
+double time_block<oompi_unguarded>(context& c, std::vector<char>& buf, long iters) {
+  const guard_off off;
+  return time_block<oompi_comm>(c, buf, iters);
+}
+extern "C" __attribute__((noinline)) void bench_measured_oompi_unguarded_send(
+    context& c, std::vector<char>& buf) {
+  oompi_unguarded::send(c, buf);
+}
+extern "C" __attribute__((noinline)) void bench_measured_oompi_unguarded_recv(
+    context& c, std::vector<char>& buf) {
+  const guard_off off;  // two relaxed stores more than oompi's receive
+  oompi_unguarded::recv(c, buf);
+}
+
 using block_fn = double (*)(context&, std::vector<char>&, long);
 using op_fn = void (*)(context&, std::vector<char>&);
 
@@ -162,6 +188,9 @@ const std::vector<system_entry>& all_systems() {
        time_block<oompi_comm>, bench_measured_oompi_send, bench_measured_oompi_recv, false},
       {"oompi_port", "oompi world[peer] << vec / world[peer] >> vec", time_block<oompi_port>,
        bench_measured_oompi_port_send, bench_measured_oompi_port_recv, true},
+      {"oompi_unguarded", "oompi, receive guard off (environment::set_receive_guard(false))",
+       time_block<oompi_unguarded>, bench_measured_oompi_unguarded_send,
+       bench_measured_oompi_unguarded_recv, true},
 #if defined(OOMPI_BENCH_HAVE_BOOST)
       {"boost", "Boost.MPI world.send(peer, 0, ptr, n) / recv(peer, 0, ptr, n)",
        time_block<boost_array>, bench_measured_boost_send, bench_measured_boost_recv, false},

@@ -129,5 +129,49 @@ namespace Oompi.Tests
                 CheckSlice(a, n);
             }
         }
+
+        /// <summary>MpiEnvironment.SetReceiveGuard: off, a message that fits as usual (and on
+        /// Open MPI 4 a larger one past the slice, inside the array here: the guard was off);
+        /// back on, nothing outside the slice is written.</summary>
+        [Fact]
+        public void ReceiveGuardSwitch()
+        {
+            string version = MpiEnvironment.LibraryVersion();
+            Assert.Equal(version.StartsWith("Open MPI"), MpiEnvironment.ReceiveGuard());
+            const int n = 100000;
+            try
+            {
+                MpiEnvironment.SetReceiveGuard(false);
+                Assert.False(MpiEnvironment.ReceiveGuard());
+                double[] a = Sentinels(n);
+                using (Request s = world.Isend(MpiBuffer.Of(Message(n), 0, n), Next, 7))
+                {
+                    Assert.Equal(8L * n, world.Recv(MpiBuffer.Of(a, Offset, n), Prev, 7).CountBytes);
+                    s.Wait();
+                }
+                CheckSlice(a, n);
+                if (version.StartsWith("Open MPI v4."))
+                {
+                    double[] b = Sentinels(n);
+                    using (Request s = world.Isend(MpiBuffer.Of(Message(n)), Next, 8))
+                    {
+                        ExpectTruncate(() => world.Recv(MpiBuffer.Of(b, Offset, n), Prev, 8));
+                        s.Wait();
+                    }
+                    Assert.Equal(n + 0.5, b[Offset + n]);  // the guard was off
+                }
+            }
+            finally
+            {
+                MpiEnvironment.SetReceiveGuard(true);
+            }
+            double[] c = Sentinels(n);
+            using (Request s = world.Isend(MpiBuffer.Of(Message(n)), Next, 9))
+            {
+                ExpectTruncate(() => world.Recv(MpiBuffer.Of(c, Offset, n), Prev, 9));
+                s.Wait();
+            }
+            CheckSlice(c, n);
+        }
     }
 }

@@ -95,3 +95,34 @@ def test_sendrecv_into_a_slice(world, n):
     s.wait()
     r.wait()
     check_slice(b, n)
+
+
+def test_receive_guard_switch(world):
+    """Environment.set_receive_guard: off, a message that fits as usual (and on Open MPI 4 a
+    larger one past the slice, inside the array here: the guard was off); back on, nothing
+    outside the slice is written."""
+    right, left = ring(world)
+    version = oompi.Environment.library_version()
+    assert oompi.Environment.receive_guard() == version.startswith("Open MPI")
+    n = 100000
+    try:
+        oompi.Environment.set_receive_guard(False)
+        assert not oompi.Environment.receive_guard()
+        a = sentinels(n)
+        s = world.isend(message(n)[:n].copy(), right, 6)
+        assert world.recv(a[OFFSET:OFFSET + n], left, 6).count_bytes == 8 * n
+        s.wait()
+        check_slice(a, n)
+        if version.startswith("Open MPI v4."):
+            a = sentinels(n)
+            s = world.isend(message(n), right, 7)
+            expect_truncate(lambda: world.recv(a[OFFSET:OFFSET + n], left, 7))
+            s.wait()
+            assert a[OFFSET + n] == n + 0.5, "the guard was off: written past the slice"
+    finally:
+        oompi.Environment.set_receive_guard(True)
+    a = sentinels(n)
+    s = world.isend(message(n), right, 8)
+    expect_truncate(lambda: world.recv(a[OFFSET:OFFSET + n], left, 8))
+    s.wait()
+    check_slice(a, n)

@@ -9,6 +9,7 @@
 
 #include "test_support.hpp"
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -120,4 +121,51 @@ TEST_CASE("a truncated receive into a slice writes nothing outside the slice") {
       }
     }
   }
+}
+
+// The run-time switch (environment::receive_guard). OOMPI_RECV_GUARD=0 in the environment turns
+// it off at start-up (cpp.truncation_guard_off runs the [guard_switch] cases so). Declared
+// before the case that switches it, so that it sees the start-up state.
+TEST_CASE("the receive guard is on unless OOMPI_RECV_GUARD=0", "[guard_switch]") {
+  const char* env = std::getenv("OOMPI_RECV_GUARD");
+  const bool off_by_env = env && std::string(env) == "0";
+  CHECK(oompi::environment::receive_guard() == (OOMPI_RECV_GUARD && !off_by_env));
+}
+
+TEST_CASE("the receive guard can be switched off and on", "[guard_switch]") {
+  oompi::environment::set_receive_guard(true);
+  CHECK(oompi::environment::receive_guard() == bool(OOMPI_RECV_GUARD));
+  oompi::environment::set_receive_guard(false);
+  CHECK_FALSE(oompi::environment::receive_guard());
+
+  auto world = oompi::communicator::world();
+  const int from = left(world), to = right(world);
+  const std::size_t n = 100000;  // above every transport's eager limit (800 KB, 1.6 MB message)
+  const std::vector<double> msg = message(n);
+  std::vector<double> a(3 * n + 8, sentinel);
+  auto slice = oompi::buffer(a.data() + offset, n, MPI_DOUBLE);
+
+  SECTION("off: a message that fits is received as usual") {
+    auto s = world.isend(std::vector<double>(msg.begin(), msg.begin() + n), to, 8);
+    const oompi::status st = world.recv(slice, from, 8);
+    s.wait();
+    CHECK(st.count<double>() == n);
+    check_slice(a, n);
+  }
+#if OOMPI_RECV_GUARD && defined(OPEN_MPI) && OMPI_MAJOR_VERSION == 4
+  SECTION("off: Open MPI 4 writes a larger message past the slice (inside `a` here)") {
+    auto s = world.isend(msg, to, 9);
+    CHECK(mpi_error_class([&] { world.recv(slice, from, 9); }) == MPI_ERR_TRUNCATE);
+    s.wait();
+    CHECK(a[offset + n] == static_cast<double>(n) + 0.5);  // the guard really was off
+  }
+#endif
+  SECTION("back on: a larger message writes nothing outside the slice") {
+    oompi::environment::set_receive_guard(true);
+    auto s = world.isend(msg, to, 10);
+    CHECK(mpi_error_class([&] { world.recv(slice, from, 10); }) == MPI_ERR_TRUNCATE);
+    s.wait();
+    check_slice(a, n);
+  }
+  oompi::environment::set_receive_guard(true);
 }

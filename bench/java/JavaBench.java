@@ -79,9 +79,10 @@ public final class JavaBench {
 
   static void meta() {
     out.add("{\"type\":\"meta\",\"bench\":\"java_pingpong\",\"title\":\"Java ping-pong between 2 ranks"
-        + " (issue 5)\",\"baseline\":\"raw_c\",\"systems\":[\"raw_c\",\"java_direct\",\"java_array\",\"java_port_direct\",\"java_port_array\"],"
+        + " (issue 5)\",\"baseline\":\"raw_c\",\"systems\":[\"raw_c\",\"java_direct\",\"java_array\",\"java_port_direct\",\"java_port_array\",\"java_port_direct_unguarded\"],"
         + "\"system_labels\":{\"raw_c\":\"MPI_Send/MPI_Recv (C loop in the JVM process)\","
-        + "\"java_direct\":\"comm.send/recv, direct ByteBuffer\",\"java_array\":\"comm.send/recv, byte[]\",\"java_port_direct\":\"port.send/recv (no Status), direct ByteBuffer\",\"java_port_array\":\"port.send/recv (no Status), byte[]\"},"
+        + "\"java_direct\":\"comm.send/recv, direct ByteBuffer\",\"java_array\":\"comm.send/recv, byte[]\",\"java_port_direct\":\"port.send/recv (no Status), direct ByteBuffer\",\"java_port_array\":\"port.send/recv (no Status), byte[]\","
+        + "\"java_port_direct_unguarded\":\"java_port_direct with Environment.setReceiveGuard(false)\"},"
         + "\"case_label\":\"message size\",\"case_format\":\"bytes\","
         + "\"metrics\":{\"latency_us\":{\"label\":\"one-way latency\",\"unit\":\"µs\",\"better\":\"lower\",\"plot\":\"loglog\"},"
         + "\"bandwidth_MBps\":{\"label\":\"bandwidth\",\"unit\":\"MB/s\",\"better\":\"higher\",\"plot\":\"loglog\"}},"
@@ -109,7 +110,8 @@ public final class JavaBench {
 
   static void pingpong(Comm world, int rank, boolean quick, int rounds, int first) {
     int[] sizes = {8, 1024, 65536, 1 << 20, 4 << 20};
-    String[] systems = {"raw_c", "java_direct", "java_array", "java_port_direct", "java_port_array"};
+    String[] systems = {"raw_c", "java_direct", "java_array", "java_port_direct", "java_port_array",
+        "java_port_direct_unguarded"};
     ByteBuffer direct = Buffers.newByteBuffer(4 << 20);
     byte[] array = new byte[4 << 20];
     int peer = 1 - rank;
@@ -126,8 +128,11 @@ public final class JavaBench {
           if (sys.equals("raw_c")) {
             t = BenchSupport.rawPingpong(d, peer, iters, starter);
           } else if (sys.startsWith("java_port")) {
-            Object buf = sys.equals("java_port_direct") ? d : a;
+            Object buf = sys.startsWith("java_port_direct") ? d : a;
             org.oompi.Port port = world.port(peer);
+            // The receive guard's cost: the same receives as plain MPI_Recv (both ranks).
+            boolean unguarded = sys.endsWith("_unguarded");
+            if (unguarded) Environment.setReceiveGuard(false);
             double t0 = Environment.wtime();
             if (starter) {
               for (int i = 0; i < iters; i++) {
@@ -141,6 +146,7 @@ public final class JavaBench {
               }
             }
             t = Environment.wtime() - t0;
+            if (unguarded) Environment.setReceiveGuard(true);
           } else {
             Object buf = sys.equals("java_direct") ? d : a;
             double t0 = Environment.wtime();

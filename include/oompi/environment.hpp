@@ -10,6 +10,7 @@
 // If MPI was already initialised by someone else (another library, mpi4py), the environment
 // adopts it: it installs MPI_ERRORS_RETURN but neither finalises nor aborts.
 
+#include "detail/recv_guard.hpp"
 #include "error.hpp"
 
 #include <mpi.h>
@@ -129,6 +130,21 @@ public:
     int len = 0;
     OOMPI_CHECK(MPI_Get_library_version, (text, &len));
     return std::string(text, static_cast<std::size_t>(len));
+  }
+  /// Whether blocking receives check a message's size before receiving it (the receive guard,
+  /// detail/recv_guard.hpp): true on Open MPI unless turned off; false where it is compiled out
+  /// (MPICH, which bounds its writes itself, or -DOOMPI_RECV_GUARD=0). May be called at any time.
+  static bool receive_guard() noexcept { return detail::recv_guard_on(); }
+  /// Turns the receive guard off (false) or back on for every thread of the process, as the
+  /// environment variable OOMPI_RECV_GUARD=0 does at start-up. Off, on Open MPI, a message larger
+  /// than its receive buffer (above about 4 KiB) overwrites the memory after the buffer: only for
+  /// programs whose messages always fit. No effect where the guard is compiled out.
+  static void set_receive_guard(bool on) noexcept {
+#if OOMPI_RECV_GUARD
+    detail::g_recv_guard_off.store(!on, std::memory_order_relaxed);
+#else
+    (void)on;
+#endif
   }
   /// Terminates every rank of the job (MPI_Abort on MPI_COMM_WORLD) with exit code `code`.
   /// Without a running MPI, terminates this process only.

@@ -20,8 +20,10 @@
 #define OOMPI_DETAIL_LIKELY(x) __builtin_expect(!!(x), 1)
 #define OOMPI_DETAIL_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define OOMPI_DETAIL_COLD __attribute__((noinline, cold))
+#define OOMPI_DETAIL_NOINLINE __attribute__((noinline))
 #else
 #define OOMPI_DETAIL_COLD
+#define OOMPI_DETAIL_NOINLINE
 #define OOMPI_DETAIL_LIKELY(x) (x)
 #define OOMPI_DETAIL_UNLIKELY(x) (x)
 #endif

@@ -52,7 +52,8 @@ inline void throw_mpi(JNIEnv* env, const oompi::error& e) noexcept {
 // --- pins ---------------------------------------------------------------------------------
 
 // How blocking calls reach a primitive array: copied into native memory (Get<T>ArrayRegion)
-// and, for receives, back (Set<T>ArrayRegion). Never pinned with GetPrimitiveArrayCritical:
+// and, for receives, back (Set<T>ArrayRegion). Not pinned with GetPrimitiveArrayCritical
+// (except large arrays where the collector pins regions, arrays_can_pin below):
 // JDK 17's collectors lock the GC while an array is pinned, so a thread waiting in MPI with a
 // pinned array stalls every thread of its JVM that needs a collection, including the one that
 // would send (or, on another rank, make another thread send) the awaited message: a deadlock
@@ -74,11 +75,39 @@ struct copy_memory {
 };
 struct copy_slots {
   static constexpr int count = 4;
-  static constexpr std::size_t keep = std::size_t(4) << 20;
+  // 4 MiB arrays included (a copy is one byte longer than the array): the former bound freed
+  // and reallocated the copy of a 4 MiB array at every call.
+  static constexpr std::size_t keep = (std::size_t(4) << 20) + 1;
   copy_memory slot[count];
   bool busy[count] = {};
 };
 inline thread_local copy_slots t_copies;
+
+// Large arrays of the send/recv fast paths (array_use) are pinned instead of copied where that
+// is safe: where the collector pins just the array's region rather than locking the GC while a
+// thread holds a critical region (G1 from JDK 22, JEP 423), a thread may block in MPI with the
+// array pinned and the other threads still collect. Asked once per process from
+// NativeLoader.arraysCanPin (JDK version, collector, -Doompi.arrays=copy); JDK 17 copies. Only
+// on paths that make no upcall into Java (JNI forbids calls inside a critical region), and from
+// pin_min bytes on, where the copies cost more than the pin.
+inline std::atomic<int> g_pin_arrays{-1};  // -1: not asked yet
+constexpr std::size_t pin_min = 64 * 1024;
+
+inline bool arrays_can_pin(JNIEnv* env) noexcept {
+  int v = g_pin_arrays.load(std::memory_order_relaxed);
+  if (OOMPI_DETAIL_LIKELY(v >= 0)) return v == 1;
+  v = 0;
+  jclass c = env->FindClass("org/oompi/NativeLoader");
+  jmethodID m = c ? env->GetStaticMethodID(c, "arraysCanPin", "()Z") : nullptr;
+  if (m) v = env->CallStaticBooleanMethod(c, m) ? 1 : 0;
+  if (env->ExceptionCheck()) {  // no such method (an older jar), or it failed: copy
+    env->ExceptionClear();
+    v = 0;
+  }
+  if (c) env->DeleteLocalRef(c);
+  g_pin_arrays.store(v, std::memory_order_relaxed);
+  return v == 1;
+}
 
 struct pin {
   JNIEnv* env = nullptr;
@@ -90,6 +119,7 @@ struct pin {
   jsize back = -1;        // elements copied back (-1: all)
   rt::type_kind kind = rt::type_kind::byte;
   int slot = -1;          // t_copies' slot, or -1 with `own` or `small`
+  bool pinned = false;    // ptr is the array itself (GetPrimitiveArrayCritical)
   copy_memory own;
   alignas(16) char small[256];  // small arrays: no thread-local lookup, no allocation
 
@@ -131,9 +161,25 @@ struct pin {
     return true;
   }
 
+  /// Pins the array (see arrays_can_pin) and points b.data at it. False with a Java exception
+  /// pending.
+  bool pin_array(JNIEnv* e, rt::buffer& b) noexcept {
+    env = e;
+    ptr = env->GetPrimitiveArrayCritical(array, nullptr);
+    if (!ptr) {
+      if (!env->ExceptionCheck())
+        throw_java(env, "java/lang/OutOfMemoryError", "oompi: the array could not be pinned");
+      return false;
+    }
+    pinned = true;
+    b.data = ptr;
+    return true;
+  }
+
   /// A receive without copy_in completed with `bytes` bytes: those are copied back (a partial
   /// last element merged with the array's own bytes).
   void done(std::int64_t bytes) noexcept {
+    if (pinned) return;  // received in place
     const std::int64_t size = rt::detail::builtin_size(kind);
     bytes = std::max<std::int64_t>(0, std::min<std::int64_t>(bytes, std::int64_t(length) * size));
     back = static_cast<jsize>(bytes / size);
@@ -152,6 +198,12 @@ struct pin {
   /// called back from inside the MPI call (a nested wrapper) leaves the outer call's copies alone.
   void release() noexcept {
     if (!ptr) return;
+    if (pinned) {  // first: no other JNI call inside the critical region
+      env->ReleasePrimitiveArrayCritical(array, ptr, writable ? 0 : JNI_ABORT);
+      pinned = false;
+      ptr = nullptr;
+      return;
+    }
     if (writable && !env->ExceptionCheck()) region(true, 0, back < 0 ? length : back);
     if (slot >= 0) {
       copy_slots& cs = t_copies;
@@ -579,7 +631,8 @@ inline oompi::rt::buffer direct_buffer(direct_address a, int position, int count
 }
 namespace oompi::java {
 struct array_ref { JNIEnv* env = nullptr; jarray array = nullptr; };
-/// An array argument of the fast paths, copied for the call (see pin). A receive copies nothing
+/// An array argument of the fast paths, copied for the call (see pin) or, large, pinned where
+/// that is safe (arrays_can_pin). A receive copies nothing
 /// in: received(n) copies back the n bytes that arrived when the array_use ends.
 struct array_use {
   pin p;
@@ -593,7 +646,10 @@ struct array_use {
     p.copy_in = !writable;
     p.length = length;
     p.kind = k;
-    if (!p.acquire(a.env, b)) throw std::bad_alloc();  // the Java exception stays pending
+    const std::size_t bytes = static_cast<std::size_t>(length) * static_cast<std::size_t>(b.extent);
+    const bool ok = bytes >= pin_min && arrays_can_pin(a.env) ? p.pin_array(a.env, b)
+                                                              : p.acquire(a.env, b);
+    if (!ok) throw std::bad_alloc();  // the Java exception stays pending
     b.data = static_cast<char*>(b.data) + static_cast<std::int64_t>(offset) * b.extent;
     b.count = count;
   }

@@ -49,6 +49,8 @@
 %feature("nothreadallow") oompi::rt::environment::wtick;
 %feature("nothreadallow") oompi::rt::environment::initialized;
 %feature("nothreadallow") oompi::rt::environment::finalized;
+%feature("nothreadallow") oompi::rt::environment::receive_guard;
+%feature("nothreadallow") oompi::rt::environment::set_receive_guard;
 
 // --- integer vectors (counts, displacements): any sequence of integers, NumPy arrays too ----
 // (applied by oompi.i right after its %template lines, which would override them)

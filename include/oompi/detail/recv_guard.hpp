@@ -7,7 +7,11 @@
 // ob1) reports it, but for a message above the transport's eager limit (about 4 KB over shared
 // memory, where vader copies it with CMA; more over TCP) it first writes the WHOLE message from
 // the buffer's start, past its end, whatever the receive count (a 1-element receive of a 5 KB
-// message writes 5 KB). In a JVM, .NET or NumPy array that is heap corruption. MPICH 4.0 writes
+// message writes 5 KB). In a JVM, .NET or NumPy array that is heap corruption. (ob1's RGET and
+// RDMA-put protocols size the transfer by the sender's header, hdr_msg_length, into a
+// contiguous receive buffer; its eager and copy-in/out fragments are unpacked through the
+// receive's convertor, which stops at the buffer's end. The size of the next message cannot be
+// known before it is matched, so every receive needs the probe.) MPICH 4.0 writes
 // nothing outside the buffer. So, unless the MPI is MPICH, a blocking receive takes the message
 // with a matched probe first (MPI_Mprobe: the same message MPI_Recv would match, and no other
 // thread can take it), compares its size with the buffer, then receives it (MPI_Mrecv). A
@@ -21,6 +25,10 @@
 // must hold any message that can match it. Matched receives (mrecv, imrecv) know the size.
 //
 // -DOOMPI_RECV_GUARD=0 / =1 overrides the choice (0: MPI_Recv directly, as a C program does).
+// Where the guard is compiled in, a process can still turn it off at run time: the environment
+// variable OOMPI_RECV_GUARD=0 (read once, when the library is loaded) or
+// oompi::environment::receive_guard(false). Only for a program whose messages always fit their
+// receive buffers: on Open MPI a larger one then corrupts the memory after the buffer.
 
 #include "../buffer.hpp"
 
@@ -29,6 +37,9 @@
 #include <atomic>
 #include <climits>
 #include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <vector>
@@ -76,40 +87,125 @@ OOMPI_DETAIL_COLD inline int truncated_mrecv(void* data, int count, MPI_Datatype
   return MPI_ERR_TRUNCATE;
 }
 
-/// Whether a probed message fits in count elements of type; `bytes` is its size when it does
-/// not. One MPI_Get_count on the hot path (whole elements, MPI_UNDEFINED when not a whole
-/// number or more than INT_MAX); the exact byte sizes only when that cannot tell.
+/// Whether a probed message fits in count elements of type; `bytes` is its size.
 inline bool fits(const MPI_Status& probed, int count, MPI_Datatype type, MPI_Count& bytes) {
-  int n = MPI_UNDEFINED;
-  MPI_Get_count(&probed, type, &n);
-  if (OOMPI_DETAIL_LIKELY(n != MPI_UNDEFINED && n <= count)) return true;
+  MPI_Get_elements_x(&probed, MPI_BYTE, &bytes);
   MPI_Count size = 0;
   MPI_Type_size_x(type, &size);
-  MPI_Get_elements_x(&probed, MPI_BYTE, &bytes);
   return bytes <= size * count;
 }
 
-/// MPI_Mrecv that never writes outside count elements of type at data.
-inline int bounded_mrecv(void* data, int count, MPI_Datatype type, MPI_Message* m,
-                         const MPI_Status& probed, MPI_Comm comm, MPI_Status* st) {
+/// bounded_mrecv's exact check (the size of the type asked from MPI).
+OOMPI_DETAIL_COLD inline int checked_mrecv(void* data, int count, MPI_Datatype type,
+                                           MPI_Message* m, const MPI_Status& probed,
+                                           MPI_Comm comm, MPI_Status* st) {
   MPI_Count bytes = 0;
-  if (OOMPI_DETAIL_LIKELY(fits(probed, count, type, bytes)))
-    return MPI_Mrecv(data, count, type, m, st);
+  if (fits(probed, count, type, bytes)) return MPI_Mrecv(data, count, type, m, st);
   return truncated_mrecv(data, count, type, m, probed, bytes, comm, st);
 }
 
-#if OOMPI_RECV_GUARD
-// The last receive datatype MPI accepted. MPI_Mprobe checks source, tag and communicator but not
-// the buffer: a null or uncommitted datatype must fail at once, as MPI_Recv does, not after
-// waiting for a message. A receive from MPI_PROC_NULL makes MPI check it (once per new type:
-// one compare on the hot path; a race between threads only costs an extra check).
-inline std::atomic<MPI_Datatype> g_checked_recv_type{MPI_BYTE};
+/// MPI_Mrecv that never writes outside count elements of type at data. `min_size` is a lower
+/// bound of the type's size in bytes (0: unknown): a message of at most count * min_size bytes
+/// fits without asking MPI.
+inline int bounded_mrecv(void* data, int count, MPI_Datatype type, MPI_Message* m,
+                         const MPI_Status& probed, MPI_Comm comm, MPI_Status* st,
+                         std::size_t min_size = 0) {
+#if defined(OPEN_MPI)
+  // Open MPI's public MPI_Status holds the message's size in bytes (_ucount, the same field
+  // from 1.x to 5.0): reading it saves MPI_Get_count's checks and division on every receive.
+  if (OOMPI_DETAIL_LIKELY(probed._ucount <= static_cast<std::size_t>(count) * min_size))
+    return MPI_Mrecv(data, count, type, m, st);
+#else
+  (void)min_size;
+  int n = MPI_UNDEFINED;
+  MPI_Get_count(&probed, type, &n);  // whole elements (MPI_UNDEFINED: not whole, or > INT_MAX)
+  if (OOMPI_DETAIL_LIKELY(n != MPI_UNDEFINED && n <= count))
+    return MPI_Mrecv(data, count, type, m, st);
+#endif
+  return checked_mrecv(data, count, type, m, probed, comm, st);
+}
 
-OOMPI_DETAIL_COLD inline int check_recv_type(void* data, int count, MPI_Datatype type, int tag,
-                                             MPI_Comm comm) {
+#if OOMPI_RECV_GUARD
+/// The run-time switch: true when OOMPI_RECV_GUARD=0 turned the guard off (zero-initialised,
+/// so a receive before the variable is read is guarded).
+inline bool recv_guard_off_by_environment() noexcept {
+  const char* v = std::getenv("OOMPI_RECV_GUARD");
+  return v && std::strcmp(v, "0") == 0;
+}
+inline std::atomic<bool> g_recv_guard_off{recv_guard_off_by_environment()};
+
+// The last receive datatype MPI accepted, with (Open MPI) a lower bound of its size when it is
+// predefined: the handle's address with 1 + log2(bound) in its low 3 bits (0: no bound; Open
+// MPI's handles are addresses of 8-aligned objects). MPI_Mprobe checks source, tag and
+// communicator but not the buffer: a null or uncommitted datatype must fail at once, as
+// MPI_Recv does, not after waiting for a message. A receive from MPI_PROC_NULL makes MPI check
+// it (once per new type: one compare on the hot path; a race between threads only costs an
+// extra check). Only predefined types get a bound: they are never freed, so their handle never
+// comes back as another type of another size.
+inline std::atomic<std::uintptr_t> g_checked_recv_type{0};
+#if defined(OPEN_MPI)
+inline constexpr std::uintptr_t k_size_bits =
+    sizeof(MPI_Datatype) == sizeof(std::uintptr_t) ? 7 : 0;
+#else
+inline constexpr std::uintptr_t k_size_bits = 0;
+#endif
+
+inline std::uintptr_t type_bits(MPI_Datatype type) noexcept {
+  std::uintptr_t v = 0;
+  std::memcpy(&v, &type, sizeof type < sizeof v ? sizeof type : sizeof v);
+  return v;
+}
+
+/// The matched probe, the size check (with `seen`'s bound), MPI_Mrecv.
+inline int mprobe_mrecv(void* data, int count, MPI_Datatype type, int source, int tag,
+                        MPI_Comm comm, MPI_Status* st, std::uintptr_t seen) {
+  MPI_Message m = MPI_MESSAGE_NULL;
+  MPI_Status probed;
+  const int rc = MPI_Mprobe(source, tag, comm, &m, &probed);
+  if (OOMPI_DETAIL_UNLIKELY(rc != MPI_SUCCESS)) return rc;
+  const std::uintptr_t bits = seen & k_size_bits;
+  const std::size_t min_size = bits ? std::size_t{1} << ((bits - 1) & 7) : 0;
+  return bounded_mrecv(data, count, type, &m, probed, comm, st, min_size);
+}
+
+OOMPI_DETAIL_COLD inline int check_then_recv(void* data, int count, MPI_Datatype type,
+                                             int source, int tag, MPI_Comm comm,
+                                             MPI_Status* st) {
   const int rc = MPI_Recv(data, count, type, MPI_PROC_NULL, tag, comm, MPI_STATUS_IGNORE);
-  if (rc == MPI_SUCCESS) g_checked_recv_type.store(type, std::memory_order_relaxed);
-  return rc;
+  if (rc != MPI_SUCCESS) return rc;
+  std::uintptr_t seen = type_bits(type);
+  int ni = 0, na = 0, nt = 0, combiner = 0, size = 0;
+  if (k_size_bits != 0 && (seen & k_size_bits) == 0 &&
+      MPI_Type_get_envelope(type, &ni, &na, &nt, &combiner) == MPI_SUCCESS &&
+      combiner == MPI_COMBINER_NAMED && MPI_Type_size(type, &size) == MPI_SUCCESS && size > 0) {
+    std::uintptr_t log2 = 0;
+    while (log2 < 6 && (2 << log2) <= size) ++log2;
+    seen |= 1 + log2;
+  }
+  g_checked_recv_type.store(seen, std::memory_order_relaxed);
+  return mprobe_mrecv(data, count, type, source, tag, comm, st, seen);
+}
+#endif
+
+/// Whether blocking receives are guarded (see above).
+inline bool recv_guard_on() noexcept {
+#if OOMPI_RECV_GUARD
+  return !g_recv_guard_off.load(std::memory_order_relaxed);
+#else
+  return false;
+#endif
+}
+
+#if OOMPI_RECV_GUARD
+/// The guarded receive: the datatype checked once, the matched probe, the size check, MPI_Mrecv.
+/// Not inlined: a caller with the guard off then keeps the frame of a plain MPI_Recv.
+OOMPI_DETAIL_NOINLINE inline int guarded_recv(void* data, int count, MPI_Datatype type,
+                                              int source, int tag, MPI_Comm comm,
+                                              MPI_Status* st) {
+  const std::uintptr_t seen = g_checked_recv_type.load(std::memory_order_relaxed);
+  if (OOMPI_DETAIL_UNLIKELY((seen & ~k_size_bits) != type_bits(type)))
+    return check_then_recv(data, count, type, source, tag, comm, st);
+  return mprobe_mrecv(data, count, type, source, tag, comm, st, seen);
 }
 #endif
 
@@ -117,18 +213,10 @@ OOMPI_DETAIL_COLD inline int check_recv_type(void* data, int count, MPI_Datatype
 inline int bounded_recv(void* data, int count, MPI_Datatype type, int source, int tag,
                         MPI_Comm comm, MPI_Status* st) {
 #if OOMPI_RECV_GUARD
-  if (OOMPI_DETAIL_UNLIKELY(type != g_checked_recv_type.load(std::memory_order_relaxed))) {
-    if (const int rc = check_recv_type(data, count, type, tag, comm); rc != MPI_SUCCESS)
-      return rc;
-  }
-  MPI_Message m = MPI_MESSAGE_NULL;
-  MPI_Status probed;
-  const int rc = MPI_Mprobe(source, tag, comm, &m, &probed);
-  if (OOMPI_DETAIL_UNLIKELY(rc != MPI_SUCCESS)) return rc;
-  return bounded_mrecv(data, count, type, &m, probed, comm, st);
-#else
-  return MPI_Recv(data, count, type, source, tag, comm, st);
+  if (OOMPI_DETAIL_LIKELY(recv_guard_on()))
+    return guarded_recv(data, count, type, source, tag, comm, st);
 #endif
+  return MPI_Recv(data, count, type, source, tag, comm, st);
 }
 
 /// MPI_Sendrecv whose receive is bounded: the send is started, the receive is bounded_recv,
@@ -137,6 +225,9 @@ inline int bounded_sendrecv(const void* sdata, int scount, MPI_Datatype stype, i
                             int stag, void* rdata, int rcount, MPI_Datatype rtype, int source,
                             int rtag, MPI_Comm comm, MPI_Status* st) {
 #if OOMPI_RECV_GUARD
+  if (OOMPI_DETAIL_UNLIKELY(!recv_guard_on()))
+    return MPI_Sendrecv(sdata, scount, stype, dest, stag, rdata, rcount, rtype, source, rtag,
+                        comm, st);
   MPI_Request r = MPI_REQUEST_NULL;
   int rc = MPI_Isend(sdata, scount, stype, dest, stag, comm, &r);
   if (rc != MPI_SUCCESS) return rc;
@@ -153,6 +244,8 @@ inline int bounded_sendrecv(const void* sdata, int scount, MPI_Datatype stype, i
 inline int bounded_sendrecv_replace(void* data, int count, MPI_Datatype type, int dest, int stag,
                                     int source, int rtag, MPI_Comm comm, MPI_Status* st) {
 #if OOMPI_RECV_GUARD
+  if (OOMPI_DETAIL_UNLIKELY(!recv_guard_on()))
+    return MPI_Sendrecv_replace(data, count, type, dest, stag, source, rtag, comm, st);
   int packed = 0;
   int rc = MPI_Pack_size(count, type, comm, &packed);
   if (rc != MPI_SUCCESS) return rc;

@@ -37,6 +37,11 @@ public:
   static double wtick();
   static std::string processor_name();
   static std::string library_version();
+  /// Whether blocking receives check a message's size first (oompi::environment::receive_guard).
+  static bool receive_guard();
+  /// Turns the receive guard off or on for the process (as OOMPI_RECV_GUARD=0 does): off, on
+  /// Open MPI, a message larger than its receive buffer overwrites the memory after it.
+  static void set_receive_guard(bool on);
   /// Terminates every rank of the job (MPI_Abort on MPI_COMM_WORLD).
   static void abort(int code);
 

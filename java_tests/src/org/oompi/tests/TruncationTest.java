@@ -1,6 +1,7 @@
 package org.oompi.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.function.Executable;
 import org.oompi.Buffers;
 import org.oompi.Comm;
+import org.oompi.Environment;
 import org.oompi.MPI;
 import org.oompi.MPIException;
 import org.oompi.Message;
@@ -147,5 +149,43 @@ class TruncationTest {
       expectTruncate(() -> world.sendrecv(message(n), next, 5, slice(b, n), prev, 5));
       checkSlice(b, n);
     }
+  }
+
+  /**
+   * Environment.setReceiveGuard: off, a message that fits is received as usual (and on Open MPI 4
+   * a larger one is written past the slice: into the rest of the direct buffer here, which shows
+   * the guard was off); back on, nothing outside the slice is written.
+   */
+  @Test
+  void receiveGuardSwitch() {
+    boolean openMpi4 = Environment.libraryVersion().startsWith("Open MPI v4.");
+    assertEquals(Environment.libraryVersion().startsWith("Open MPI"), Environment.receiveGuard(),
+        "on by default with Open MPI, off with MPICH");
+    int n = 100000;
+    try {
+      Environment.setReceiveGuard(false);
+      assertFalse(Environment.receiveGuard());
+      DoubleBuffer b = directSentinels(n);
+      DoubleBuffer part = message(n);
+      part.limit(n);
+      Request s = world.isend(part, next, 6);
+      assertEquals(8L * n, world.recv(slice(b, n), prev, 6).getCountBytes());
+      s.waitFor();
+      checkSlice(b, n);
+      if (openMpi4) {
+        DoubleBuffer c = directSentinels(n);
+        Request s2 = world.isend(message(n), next, 7);
+        expectTruncate(() -> world.recv(slice(c, n), prev, 7));
+        s2.waitFor();
+        assertEquals(n + 0.5, c.get(OFFSET + n), "the guard was off: written past the slice");
+      }
+    } finally {
+      Environment.setReceiveGuard(true);
+    }
+    double[] a = sentinels(n);
+    Request s = world.isend(message(n), next, 8);
+    expectTruncate(() -> world.recv(a, OFFSET, n, prev, 8));
+    s.waitFor();
+    checkSlice(a, n);
   }
 }

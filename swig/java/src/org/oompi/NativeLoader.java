@@ -30,6 +30,29 @@ final class NativeLoader {
     if ("copy".equals(System.getProperty("oompi.arrays"))) MPI.setArrayCopy(true);
   }
 
+  /**
+   * Whether large arrays may stay pinned (JNI critical) across a blocking send or receive
+   * instead of being copied: only where the collector pins the array's region and goes on
+   * collecting (G1 from JDK 22, JEP 423). Elsewhere (JDK 17, or the Serial, Parallel, ZGC
+   * collectors) a pinned array locks the GC, and a thread waiting in MPI would stall every thread
+   * that allocates (a deadlock with MPI_THREAD_MULTIPLE). -Doompi.arrays=copy always copies.
+   * Called once, from native code, at the first large array.
+   */
+  static boolean arraysCanPin() {
+    if ("copy".equals(System.getProperty("oompi.arrays"))) return false;
+    if (Runtime.version().feature() < 22) return false;
+    try {
+      var gcs = java.lang.management.ManagementFactory.getGarbageCollectorMXBeans();
+      if (gcs.isEmpty()) return false;
+      for (var gc : gcs) {
+        if (!gc.getName().startsWith("G1 ")) return false;
+      }
+      return true;
+    } catch (RuntimeException | LinkageError e) {  // no java.management module: copy
+      return false;
+    }
+  }
+
   private static boolean loadBesideJar() {
     try {
       var source = NativeLoader.class.getProtectionDomain().getCodeSource();

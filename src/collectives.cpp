@@ -360,4 +360,38 @@ request comm::iexscan(const async_buffer& sendbuf, async_buffer& recvbuf,
   return request(owning(s.c.iexscan(sb, rb.r, o), &sendbuf, &recvbuf, hold(operation)));
 }
 
+// --- in-place v-forms, ireduce_scatter (binding parity) -----------------------------------
+
+void comm::gatherv_in_place(buffer& buf, const std::vector<int>& counts,
+                            const std::vector<int>& displs, int root) const {
+  const auto& s = live_intra("comm.gatherv_in_place");
+  out b(buf, "comm.gatherv_in_place");
+  s.c.gatherv(oompi::in_place, b.r, counts, displs, root);
+}
+
+void comm::allgatherv_in_place(buffer& buf, const std::vector<int>& counts,
+                               const std::vector<int>& displs) const {
+  const auto& s = live_intra("comm.allgatherv_in_place");
+  out b(buf, "comm.allgatherv_in_place");
+  s.c.allgatherv(oompi::in_place, b.r, counts, displs);
+}
+
+void comm::alltoallv_in_place(buffer& buf, const std::vector<int>& counts,
+                              const std::vector<int>& displs) const {
+  const auto& s = live_intra("comm.alltoallv_in_place");
+  out b(buf, "comm.alltoallv_in_place");
+  s.c.alltoallv(oompi::in_place, b.r, counts, displs);
+}
+
+request comm::ireduce_scatter(const async_buffer& sendbuf, async_buffer& recvbuf,
+                              const std::vector<int>& counts, const op& operation) const {
+  const auto& s = live_intra("comm.ireduce_scatter");
+  const auto& o = operation.core("comm.ireduce_scatter");
+  auto sb = in(sendbuf, "comm.ireduce_scatter");
+  out rb(recvbuf, "comm.ireduce_scatter");
+  detail::drain();
+  return request(owning(s.c.ireduce_scatter(sb, rb.r, counts, o), &sendbuf, &recvbuf,
+                        hold(operation)));
+}
+
 }  // namespace oompi::rt

@@ -44,6 +44,24 @@ group group::excl(const std::vector<int>& ranks) const {
   auto g = live(st_, "group.excl").excl(ranks);
   return group(std::make_shared<state>(std::move(g)));
 }
+namespace {
+std::vector<oompi::rank_range> triplets_of(const std::vector<int>& flat, const char* what) {
+  if (flat.size() % 3 != 0)
+    throw std::invalid_argument(std::string(what) + ": " + std::to_string(flat.size()) +
+                                " numbers are not (first, last, stride) triplets");
+  std::vector<oompi::rank_range> r;
+  for (std::size_t i = 0; i < flat.size(); i += 3) r.push_back({flat[i], flat[i + 1], flat[i + 2]});
+  return r;
+}
+}  // namespace
+group group::range_incl(const std::vector<int>& triplets) const {
+  auto g = live(st_, "group.range_incl").range_incl(triplets_of(triplets, "group.range_incl"));
+  return group(std::make_shared<state>(std::move(g)));
+}
+group group::range_excl(const std::vector<int>& triplets) const {
+  auto g = live(st_, "group.range_excl").range_excl(triplets_of(triplets, "group.range_excl"));
+  return group(std::make_shared<state>(std::move(g)));
+}
 group group::set_union(const group& other) const {
   auto g = live(st_, "group.set_union").set_union(live(other.st_, "group.set_union"));
   return group(std::make_shared<state>(std::move(g)));

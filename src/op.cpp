@@ -3,6 +3,7 @@
 
 #include <oompi/op.hpp>
 
+#include "detail/comm_state.hpp"
 #include "detail/reclaim.hpp"
 
 #include <algorithm>
@@ -101,5 +102,13 @@ void op::close() {
 }
 
 const oompi::op& op::core(const char* what) const { return checked(st_, what)->core; }
+
+void op::reduce_local(const buffer& in, buffer& inout) const {
+  const auto& o = core("op.reduce_local");
+  detail::check_buffer(in, "op.reduce_local");
+  detail::check_buffer(inout, "op.reduce_local");
+  auto r = detail::raw(inout);
+  oompi::reduce_local(detail::raw(in), r, o);
+}
 
 }  // namespace oompi::rt

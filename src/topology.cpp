@@ -55,6 +55,25 @@ void topo_comm::neighbor_alltoall(const buffer& sendbuf, buffer& recvbuf) const 
            [](const auto& t, auto& sb, auto& rb) { t.neighbor_alltoall(sb, rb); });
 }
 
+void topo_comm::neighbor_allgatherv(const buffer& sendbuf, buffer& recvbuf,
+                                    const std::vector<int>& counts,
+                                    const std::vector<int>& displs) const {
+  const char* what = "topo_comm.neighbor_allgatherv";
+  neighbor(live(what), what, sendbuf, recvbuf, [&](const auto& t, auto& sb, auto& rb) {
+    t.neighbor_allgatherv(sb, rb, counts, displs);
+  });
+}
+
+void topo_comm::neighbor_alltoallv(const buffer& sendbuf, const std::vector<int>& sendcounts,
+                                   const std::vector<int>& senddispls, buffer& recvbuf,
+                                   const std::vector<int>& recvcounts,
+                                   const std::vector<int>& recvdispls) const {
+  const char* what = "topo_comm.neighbor_alltoallv";
+  neighbor(live(what), what, sendbuf, recvbuf, [&](const auto& t, auto& sb, auto& rb) {
+    t.neighbor_alltoallv(sb, sendcounts, senddispls, rb, recvcounts, recvdispls);
+  });
+}
+
 request topo_comm::ineighbor_allgather(const async_buffer& sendbuf, async_buffer& recvbuf) const {
   const char* what = "topo_comm.ineighbor_allgather";
   const auto& s = live(what);

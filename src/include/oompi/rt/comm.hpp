@@ -205,6 +205,13 @@ public:
   void scan_in_place(buffer& buf, const op& operation) const;
   void exscan(const buffer& sendbuf, buffer& recvbuf, const op& operation) const;
   void exscan_in_place(buffer& buf, const op& operation) const;
+  // In-place v-forms: `buf` is the whole receive buffer, this rank's block already in place.
+  void gatherv_in_place(buffer& buf, const std::vector<int>& counts,
+                        const std::vector<int>& displs, int root) const;
+  void allgatherv_in_place(buffer& buf, const std::vector<int>& counts,
+                           const std::vector<int>& displs) const;
+  void alltoallv_in_place(buffer& buf, const std::vector<int>& counts,
+                          const std::vector<int>& displs) const;
 
   request ibarrier() const;
   request ibcast(async_buffer& buf, int root) const;
@@ -231,6 +238,8 @@ public:
   request ireduce_scatter_block(const async_buffer& sendbuf, async_buffer& recvbuf,
                                 const op& operation) const;
   request iscan(const async_buffer& sendbuf, async_buffer& recvbuf, const op& operation) const;
+  request ireduce_scatter(const async_buffer& sendbuf, async_buffer& recvbuf,
+                          const std::vector<int>& counts, const op& operation) const;
   request iexscan(const async_buffer& sendbuf, async_buffer& recvbuf,
                   const op& operation) const;
 

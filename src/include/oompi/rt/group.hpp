@@ -28,6 +28,11 @@ public:
   group incl(const std::vector<int>& ranks) const;
   /// The group without the members `ranks` (MPI_Group_excl).
   group excl(const std::vector<int>& ranks) const;
+  /// The members named by (first, last, stride) triplets, flattened: {f0, l0, s0, f1, ...}
+  /// (MPI_Group_range_incl); each names first, first + stride, ... up to and including last.
+  group range_incl(const std::vector<int>& triplets) const;
+  /// All members but those named by the triplets (MPI_Group_range_excl).
+  group range_excl(const std::vector<int>& triplets) const;
   /// Members of this group, then those of `other` not in it (MPI_Group_union).
   group set_union(const group& other) const;
   /// Members of this group that are also in `other` (MPI_Group_intersection).

@@ -58,6 +58,8 @@ private:
   std::string message_;
 };
 
+struct buffer;
+
 class op {
 public:
   /// A null op.
@@ -78,6 +80,9 @@ public:
   bool is_null() const noexcept;
   /// Releases a user op for all copies (no MPI call); does nothing to a predefined op.
   void close();
+  /// inout[i] = in[i] (op) inout[i] on this process only (MPI_Reduce_local): the same count
+  /// and datatype on both sides.
+  void reduce_local(const buffer& in, buffer& inout) const;
 
 #ifndef SWIG
   struct state;

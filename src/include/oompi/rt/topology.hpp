@@ -39,6 +39,14 @@ public:
   void neighbor_alltoall(const buffer& sendbuf, buffer& recvbuf) const;
   request ineighbor_allgather(const async_buffer& sendbuf, async_buffer& recvbuf) const;
   request ineighbor_alltoall(const async_buffer& sendbuf, async_buffer& recvbuf) const;
+  /// counts[i] elements from in-neighbour i land at displs[i] (elements) in recvbuf.
+  void neighbor_allgatherv(const buffer& sendbuf, buffer& recvbuf, const std::vector<int>& counts,
+                           const std::vector<int>& displs) const;
+  /// Blocks of different sizes per neighbour, placed by element displacements.
+  void neighbor_alltoallv(const buffer& sendbuf, const std::vector<int>& sendcounts,
+                          const std::vector<int>& senddispls, buffer& recvbuf,
+                          const std::vector<int>& recvcounts,
+                          const std::vector<int>& recvdispls) const;
 
 #ifndef SWIG
 protected:

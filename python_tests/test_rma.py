@@ -22,7 +22,7 @@ def test_create_put_get_fence(world):
     with oompi.Window.create(world, local) as win:
         assert win.disp_unit == 8 and win.size == 32 and win.group_size == world.size
         assert win.rank == world.rank
-        win.fence()
+        win.fence(oompi.RmaMode.NOPRECEDE)
         win.put(np.array([world.rank + 0.5, world.rank + 1.5]), right, 1)  # a temporary: held
         win.fence()
         assert list(local) == [-1.0, left + 0.5, left + 1.5, -1.0]
@@ -31,7 +31,7 @@ def test_create_put_get_fence(world):
         win.fence()
         assert list(got) == [((left - 1) % world.size) + 0.5, ((left - 1) % world.size) + 1.5]
         win.get(got[1:], right, 3)  # a slice: in place
-        win.fence()
+        win.fence(oompi.RmaMode.NOSUCCEED | oompi.RmaMode.NOSTORE)
         assert got[1] == -1.0
     assert win.is_null()
 
@@ -147,6 +147,8 @@ def test_bad_input(world):
             win.get(np.zeros(1)[:0].tobytes(), 0, 0)
         with pytest.raises(TypeError):
             win.put(42, 0, 0)
+        with pytest.raises(ValueError, match="assertion"):
+            win.fence(64)
         win.fence()
     with pytest.raises(oompi.ClosedError):
         win.put(np.zeros(1), 0, 0)

@@ -92,6 +92,17 @@ epoch::state& live_epoch(const std::shared_ptr<epoch::state>& st, const char* wh
   if (st->win->closed) detail::throw_closed(what, "window");
   return *st;
 }
+// rma_mode bits -> MPI_MODE_* bits.
+int mpi_mode(int mode) {
+  if (mode & ~31) throw std::invalid_argument("window: unknown assertion bits in mode " + std::to_string(mode));
+  int m = 0;
+  if (mode & 1) m |= MPI_MODE_NOCHECK;
+  if (mode & 2) m |= MPI_MODE_NOSTORE;
+  if (mode & 4) m |= MPI_MODE_NOPUT;
+  if (mode & 8) m |= MPI_MODE_NOPRECEDE;
+  if (mode & 16) m |= MPI_MODE_NOSUCCEED;
+  return m;
+}
 MPI_Op rma_op(const op& o, const char* what) {
   const oompi::op& c = o.core(what);
   if (o.is_user() || !oompi::detail::is_predefined_op(c.native()))
@@ -247,7 +258,7 @@ void window::accumulate_part(const async_buffer& origin, std::int64_t offset, st
 
 void window::fence(int mode) {
   auto& s = *live_ptr(st_, "window.fence");
-  s.w->fence(mode);
+  s.w->fence(mpi_mode(mode));
   s.release(all_ranks);
 }
 
@@ -258,13 +269,13 @@ oompi::group view(const group& g, const char* what) { return oompi::group(g.nati
 epoch window::start(const group& g, int mode) {
   const auto& s = live_ptr(st_, "window.start");
   auto e = std::make_shared<epoch::state>(epoch::state::access, s);
-  e->a = std::make_unique<oompi::access_epoch>(s->w->start(view(g, "window.start"), mode));
+  e->a = std::make_unique<oompi::access_epoch>(s->w->start(view(g, "window.start"), mpi_mode(mode)));
   return epoch(std::move(e));
 }
 epoch window::post(const group& g, int mode) {
   const auto& s = live_ptr(st_, "window.post");
   auto e = std::make_shared<epoch::state>(epoch::state::exposure, s);
-  e->e = std::make_unique<oompi::exposure_epoch>(s->w->post(view(g, "window.post"), mode));
+  e->e = std::make_unique<oompi::exposure_epoch>(s->w->post(view(g, "window.post"), mpi_mode(mode)));
   return epoch(std::move(e));
 }
 epoch window::lock(int rank, lock_type type, int mode) {
@@ -273,13 +284,13 @@ epoch window::lock(int rank, lock_type type, int mode) {
   e->rank = rank;
   e->l = std::make_unique<oompi::lock_epoch>(s->w->lock(
       rank, type == lock_type::shared ? oompi::lock_type::shared : oompi::lock_type::exclusive,
-      mode));
+      mpi_mode(mode)));
   return epoch(std::move(e));
 }
 epoch window::lock_all(int mode) {
   const auto& s = live_ptr(st_, "window.lock_all");
   auto e = std::make_shared<epoch::state>(epoch::state::lock_all, s);
-  e->la = std::make_unique<oompi::lock_all_epoch>(s->w->lock_all(mode));
+  e->la = std::make_unique<oompi::lock_all_epoch>(s->w->lock_all(mpi_mode(mode)));
   return epoch(std::move(e));
 }
 void window::flush(int rank) {

@@ -45,15 +45,9 @@ namespace oompi::rt {
 /// Lock kinds (MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED).
 enum class lock_type : int { exclusive = 0, shared = 1 };
 
-/// Assertions for fence/start/post/lock (MPI_MODE_*), combined with |.
-enum class rma_mode : int {
-  none = 0,
-  nocheck = MPI_MODE_NOCHECK,
-  nostore = MPI_MODE_NOSTORE,
-  noput = MPI_MODE_NOPUT,
-  noprecede = MPI_MODE_NOPRECEDE,
-  nosucceed = MPI_MODE_NOSUCCEED
-};
+/// Assertions for fence/start/post/lock (MPI_MODE_*), combined with | into the `mode`
+/// arguments. Values of their own (MPI's differ between implementations), translated here.
+enum class rma_mode : int { none = 0, nocheck = 1, nostore = 2, noput = 4, noprecede = 8, nosucceed = 16 };
 
 class window;
 

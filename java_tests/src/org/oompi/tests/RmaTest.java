@@ -19,6 +19,7 @@ import org.oompi.Epoch;
 import org.oompi.Group;
 import org.oompi.LockType;
 import org.oompi.Op;
+import org.oompi.RmaMode;
 import org.oompi.TypeKind;
 import org.oompi.UserFunction;
 import org.oompi.Window;
@@ -43,7 +44,7 @@ class RmaTest {
       assertEquals(32, win.getSize());
       assertEquals(size, win.getGroupSize());
       assertEquals(rank, win.getRank());
-      win.fence();
+      win.fence(RmaMode.NOPRECEDE.swigValue());
       double[] origin = {rank + 0.5, rank + 1.5};
       win.put(origin, right, 1);  // an array: copied now, held by the window until the fence
       origin[0] = 99;             // so this does not reach the target
@@ -185,6 +186,7 @@ class RmaTest {
     IllegalArgumentException heap =
         assertThrows(IllegalArgumentException.class, () -> win.get(new double[1], 0, 0));
     assertTrue(heap.getMessage().contains("one-sided"), heap.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> win.fence(64));
     UserFunction mine = new UserFunction() {
       @Override
       public void call(Object in, Object inOut, int count, org.oompi.Datatype type) {}

@@ -166,3 +166,26 @@ def test_memory_released_on_close(world):
     win.close()
     with pytest.raises(ValueError):  # released: no access to freed memory
         mv[0]
+
+
+def test_origin_held_until_synchronisation(world):
+    # A bytearray cannot be resized while a buffer of it is held: the window holds the origin
+    # (MPI may read it until the fence) and lets it go at the fence.
+    right, left = ring(world)
+    with oompi.Window.allocate(world, 1, oompi.TypeKind.UINT8) as win:
+        win.fence()
+        origin = bytearray(b"x")
+        win.put(origin, right, 0)
+        with pytest.raises(BufferError):
+            origin.extend(b"y")
+        win.fence(oompi.RmaMode.NOSUCCEED)  # no fence epoch follows: the lock below may
+        origin.extend(b"y")
+        assert bytes(win.memory) == b"x"
+        world.barrier()  # everyone has looked before the locks below write again
+        # the end of a lock epoch releases it too
+        held = bytearray(b"z")
+        with win.lock(right):
+            win.put(held, right, 0)
+            with pytest.raises(BufferError):
+                held.extend(b"!")
+        held.extend(b"!")

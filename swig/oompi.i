@@ -94,6 +94,10 @@ namespace oompi { namespace rt { struct buffer; struct async_buffer; class statu
 %attribute(oompi::rt::datatype, int64_t, lb, lb);
 %attribute(oompi::rt::datatype, int64_t, true_extent, true_extent);
 %attribute(oompi::rt::datatype, int64_t, true_lb, true_lb);
+%attribute(oompi::rt::window, int, rank, rank);
+%attribute(oompi::rt::window, int, group_size, group_size);
+%attribute(oompi::rt::window, int64_t, size, size);
+%attribute(oompi::rt::window, int, disp_unit, disp_unit);
 
 // Counts, displacements, block lengths: IntVector (Int64Vector for byte displacements), which
 // Python fills from any sequence and Java/C# construct from arrays.
@@ -133,3 +137,4 @@ namespace std {
 %include <oompi/rt/topology.hpp>
 %include <oompi/rt/intercomm.hpp>
 %include <oompi/rt/environment.hpp>
+%include <oompi/rt/window.hpp>

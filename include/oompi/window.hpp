@@ -641,6 +641,20 @@ public:
     OOMPI_CHECK(MPI_Compare_and_swap, (&value, &compare, &result, t, rank, disp, win_));
   }
 
+  /// Untyped forms of the two calls above (a run-time facade's): one element of `type` at
+  /// each address, which must stay valid until the operation completes.
+  void fetch_and_op(const void* value, void* result, MPI_Datatype type, int rank, MPI_Aint disp,
+                    MPI_Op op) const {
+    if (!detail::is_predefined_op(op)) detail::throw_user_op("MPI_Fetch_and_op");
+    check_target<void>("MPI_Fetch_and_op", rank, disp, 1, type);
+    OOMPI_CHECK(MPI_Fetch_and_op, (value, result, type, rank, disp, op, win_));
+  }
+  void compare_and_swap(const void* value, const void* compare, void* result, MPI_Datatype type,
+                        int rank, MPI_Aint disp) const {
+    check_target<void>("MPI_Compare_and_swap", rank, disp, 1, type);
+    OOMPI_CHECK(MPI_Compare_and_swap, (value, compare, result, type, rank, disp, win_));
+  }
+
   // --- request-based (passive-target epochs only) -----------------------------------------
   // The request completes the operation locally (origin buffer reusable); flush or unlock
   // completes it at the target. A named buffer is borrowed; a temporary container given to

@@ -156,6 +156,20 @@ OOMPI_CS_DISPOSABLE(oompi::rt::request, true)
 OOMPI_CS_DISPOSABLE(oompi::rt::op, (IsNull() || IsUser()))
 // Builtin datatypes are shared constants (Datatype.Double): disposing one does nothing.
 OOMPI_CS_DISPOSABLE(oompi::rt::datatype, (IsNull() || !IsBuiltin()))
+// One-sided windows: the memory of Create and every origin and result are pinned by a GCHandle
+// (async_buffer's typemap) that the window holds until close / the synchronisation that
+// completes the operation; parts of arrays through MpiBuffer.Of(array, offset, count).
+OOMPI_CS_DISPOSABLE(oompi::rt::window, true)
+OOMPI_CS_DISPOSABLE(oompi::rt::epoch, true)
+%ignore oompi::rt::window::put_part;
+%ignore oompi::rt::window::get_part;
+%ignore oompi::rt::window::accumulate_part;
+%typemap(cscode) oompi::rt::window %{
+  /// <summary>The local window memory as elements of T (Allocate: MPI's memory; Create: the
+  /// caller's array). Do not use it after Dispose: it would reach freed memory.</summary>
+  public global::System.Span<T> Memory<T>() where T : unmanaged =>
+      new global::System.Span<T>((void*)Address(), checked((int)(Size / sizeof(T))));
+%}
 
 %typemap(check) SWIGTYPE *self %{
   if (!$1) {
@@ -184,6 +198,8 @@ OOMPI_CS_SELF(oompi::rt::request, Request)
 OOMPI_CS_SELF(oompi::rt::message, Message)
 OOMPI_CS_SELF(oompi::rt::buffer_attachment, BufferAttachment)
 OOMPI_CS_SELF(oompi::rt::environment, MpiEnvironment)
+OOMPI_CS_SELF(oompi::rt::window, Window)
+OOMPI_CS_SELF(oompi::rt::epoch, Epoch)
 OOMPI_CS_SELF(std::vector<oompi::rt::datatype>, DatatypeVector)
 OOMPI_CS_SELF(std::vector<oompi::rt::request>, RequestVector)
 
@@ -263,6 +279,9 @@ OOMPI_CS_SELF(std::vector<oompi::rt::request>, RequestVector)
   public static readonly Op BXor = Of(OpKind.Bxor);
   public static readonly Op MaxLoc = Of(OpKind.Maxloc);
   public static readonly Op MinLoc = Of(OpKind.Minloc);
+  /// <summary>One-sided only (Accumulate, GetAccumulate, FetchAndOp): overwrite, atomic read.</summary>
+  public static readonly Op Replace = Of(OpKind.Replace);
+  public static readonly Op NoOp = Of(OpKind.NoOp);
 %}
 
 %include "../oompi.i"

@@ -467,6 +467,9 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::op, (isNull() || isUser()),
   public static final Op BXOR = of(OpKind.BXOR);
   public static final Op MAXLOC = of(OpKind.MAXLOC);
   public static final Op MINLOC = of(OpKind.MINLOC);
+  /** One-sided only (accumulate, getAccumulate, fetchAndOp): overwrite, and an atomic read. */
+  public static final Op REPLACE = of(OpKind.REPLACE);
+  public static final Op NO_OP = of(OpKind.NO_OP);
 )
 
 // A handle passed as an argument (comm.compare(other), allreduce(..., op), a Datatype, a Group,
@@ -551,6 +554,40 @@ inline bool array_copy() { return g_copy_arrays.load(); }
 // comm.object_comm() (the private duplicate C++'s object collectives use): package-private,
 // for ObjectTransport.java.
 %javamethodmodifiers oompi::rt::comm::object_comm "";
+
+// --- one-sided windows (rt/window.hpp) ------------------------------------------------------
+// Origins (MPI reads them until the synchronisation that completes the operation): a direct
+// buffer in place, or a primitive array copied into native memory the window holds until then.
+// Results (get, get_accumulate, fetch_and_op, compare_and_swap) and window memory: direct
+// buffers only (async_buffer's typemap: a Java array is refused with IllegalArgumentException).
+%typemap(in) const oompi::rt::async_buffer& origin (oompi::rt::async_buffer tmp),
+             const oompi::rt::async_buffer& value (oompi::rt::async_buffer tmp),
+             const oompi::rt::async_buffer& compare (oompi::rt::async_buffer tmp) %{
+  if (!oompi::java::describe_rma_origin(jenv, $input, tmp)) return $null;
+  $1 = &tmp;
+%}
+%rename(put) oompi::rt::window::put_part;
+%rename(get) oompi::rt::window::get_part;
+%rename(accumulate) oompi::rt::window::accumulate_part;
+OOMPI_JAVA_CLEANER(oompi::rt::window)
+OOMPI_JAVA_CLEANER(oompi::rt::epoch)
+OOMPI_JAVA_CLOSEABLE(oompi::rt::epoch, true, )
+OOMPI_JAVA_CLOSEABLE(oompi::rt::window, true,
+  /** The local window memory as a direct ByteBuffer in native byte order (allocate: MPI's
+   *  memory; create: the caller's buffer). Do not use it after close(): it would reach freed
+   *  memory. */
+  public java.nio.ByteBuffer memory() {
+    return ((java.nio.ByteBuffer) memoryBytes()).order(java.nio.ByteOrder.nativeOrder());
+  }
+)
+%typemap(in, numinputs=0) JNIEnv* jni_env %{ $1 = jenv; %}
+%javamethodmodifiers oompi::rt::window::memory_bytes "private";
+%extend oompi::rt::window {
+  jobject memory_bytes(JNIEnv* jni_env) const {
+    return jni_env->NewDirectByteBuffer(reinterpret_cast<void*>(static_cast<std::intptr_t>($self->address())),
+                                        $self->size());
+  }
+}
 
 %include "../oompi.i"
 

@@ -471,7 +471,8 @@ inline bool describe(JNIEnv* env, jobject obj, bool writable, bool async, rt::bu
     if (async) {
       throw_java(env, "java/lang/IllegalArgumentException",
                  "oompi: a Java array can move during garbage collection, so it cannot be used by "
-                 "a nonblocking operation; use a direct buffer (Buffers.newDoubleBuffer(n), "
+                 "a nonblocking operation nor receive a one-sided result (get, "
+                 "get_accumulate, fetch_and_op, compare_and_swap) or be window memory; use a direct buffer (Buffers.newDoubleBuffer(n), "
                  "ByteBuffer.allocateDirect(n).order(ByteOrder.nativeOrder()))");
       return false;
     }
@@ -554,6 +555,38 @@ struct global_ref_keep final : rt::keep_alive {
     env->DeleteGlobalRef(ref);
   }
 };
+
+/// Native memory holding a copy of a Java array for a one-sided origin.
+struct native_copy final : rt::keep_alive {
+  std::unique_ptr<char[]> bytes;
+};
+
+/// The origin of a one-sided operation (put, accumulate, the value of fetch_and_op ...), which
+/// MPI reads until the synchronisation that completes it, long after the call returns. A
+/// direct buffer is used in place and kept reachable; a primitive array is copied now into
+/// native memory that the window holds until then (the array may change or move meanwhile).
+/// False with a Java exception pending.
+inline bool describe_rma_origin(JNIEnv* env, jobject obj, rt::async_buffer& b) {
+  pin p;
+  if (!describe(env, obj, false, false, b, p)) return false;
+  if (!p.array) {
+    b.keep.reset(new global_ref_keep(env, obj));
+    return true;
+  }
+  auto copy = std::make_unique<native_copy>();
+  const std::size_t n =
+      static_cast<std::size_t>(p.length) * static_cast<std::size_t>(rt::detail::builtin_size(p.kind));
+  copy->bytes.reset(new (std::nothrow) char[n ? n : 1]);
+  if (!copy->bytes) {
+    throw_java(env, "java/lang/OutOfMemoryError", "oompi: no native memory to copy the array");
+    return false;
+  }
+  if (!p.acquire(env, b)) return false;
+  if (n) std::memcpy(copy->bytes.get(), b.data, n);
+  b.data = copy->bytes.get();
+  b.keep = std::move(copy);
+  return true;
+}
 
 /// A status as the long[] that org.oompi.Status is made from: {source, tag, error, cancelled,
 /// count in bytes}.

@@ -206,6 +206,38 @@ OOMPI_PY_CLOSEABLE(oompi::rt::group)
 OOMPI_PY_CLOSEABLE(oompi::rt::datatype)
 OOMPI_PY_CLOSEABLE(oompi::rt::request)
 OOMPI_PY_CLOSEABLE(oompi::rt::op)
+OOMPI_PY_CLOSEABLE(oompi::rt::epoch)
+
+// Windows: `memory` is a memoryview of the local window memory (allocate: MPI's; create: the
+// caller's buffer), released by close() so that it cannot reach freed memory.
+%rename(_close) oompi::rt::window::close;
+%extend oompi::rt::window {
+%pythoncode %{
+  @property
+  def memory(self):
+      """The local window memory as a writable memoryview of bytes (cast it, or
+      numpy.frombuffer(win.memory, dtype)); released when the window is closed."""
+      views = self.__dict__.setdefault("_views", [])
+      mv = _memory_view(self.address(), self.size, True)
+      views.append(mv)
+      return mv
+
+  def close(self):
+      for mv in self.__dict__.pop("_views", []):
+          try:
+              mv.release()
+          except BufferError:  # exported further (a NumPy array): do not use it after close
+              pass
+      self._close()
+
+  def __enter__(self):
+      return self
+
+  def __exit__(self, exc_type, exc, tb):
+      self.close()
+      return False
+%}
+}
 
 %extend oompi::rt::environment {
 %pythoncode %{

@@ -41,6 +41,8 @@ from .core import (  # noqa: F401
     IntVector,
     Int64Vector,
     DatatypeVector,
+    Window,
+    Epoch,
 )
 from . import core as _core
 from .ops import UserFunction  # noqa: F401  (also installs Op.create)
@@ -68,6 +70,8 @@ TypeKind = _enum_of("TypeKind")
 OpKind = _enum_of("OpKind")
 Comparison = _enum_of("Comparison")
 TopologyKind = _enum_of("TopologyKind")
+LockType = _enum_of("LockType")
+RmaMode = _enum_of("RmaMode")
 
 
 def _returning(enum, method):

@@ -251,6 +251,7 @@ public:
   friend class interop;  // wraps communicators of other libraries (interop.hpp)
   friend class intercomm;  // make plain communicators (merge)
   friend class topo_comm;
+  friend class window;  // windows over the communicator (window.hpp)
 #endif
 
 protected:

@@ -16,5 +16,6 @@
 #include "request.hpp"
 #include "status.hpp"
 #include "topology.hpp"
+#include "window.hpp"
 
 #endif  // OOMPI_RT_RT_HPP

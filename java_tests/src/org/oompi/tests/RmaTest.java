@@ -1,0 +1,216 @@
+package org.oompi.tests;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.DoubleBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.oompi.Buffers;
+import org.oompi.Comm;
+import org.oompi.Epoch;
+import org.oompi.Group;
+import org.oompi.LockType;
+import org.oompi.Op;
+import org.oompi.RmaMode;
+import org.oompi.TypeKind;
+import org.oompi.UserFunction;
+import org.oompi.Window;
+
+/** One-sided communication: every operation under fence, post-start-complete-wait, lock and
+ *  lockAll, origins from direct buffers and from arrays (copied, held until the
+ *  synchronisation), results in direct buffers, and the bad input. */
+@ExtendWith(MpiExtension.class)
+class RmaTest {
+  private final Comm world = Comm.world();
+  private final int rank = world.getRank();
+  private final int size = world.getSize();
+  private final int right = (rank + 1) % size;
+  private final int left = (rank + size - 1) % size;
+
+  @Test
+  void createPutGetFence() {
+    DoubleBuffer local = Buffers.newDoubleBuffer(4);
+    for (int i = 0; i < 4; ++i) local.put(i, -1.0);
+    try (Window win = Window.create(world, local)) {
+      assertEquals(8, win.getDispUnit());
+      assertEquals(32, win.getSize());
+      assertEquals(size, win.getGroupSize());
+      assertEquals(rank, win.getRank());
+      win.fence(RmaMode.NOPRECEDE.swigValue());
+      double[] origin = {rank + 0.5, rank + 1.5};
+      win.put(origin, right, 1);  // an array: copied now, held by the window until the fence
+      origin[0] = 99;             // so this does not reach the target
+      win.fence();
+      assertEquals(-1.0, local.get(0));
+      assertEquals(left + 0.5, local.get(1));
+      assertEquals(left + 1.5, local.get(2));
+      assertEquals(-1.0, local.get(3));
+      DoubleBuffer got = Buffers.newDoubleBuffer(2);
+      win.get(got, left, 1);
+      win.fence();
+      int ll = (left + size - 1) % size;
+      assertEquals(ll + 0.5, got.get(0));
+      assertEquals(ll + 1.5, got.get(1));
+      // offset/count: elements [1, 2) of the origin into right's element 3
+      win.put(new double[] {7, 8}, 1, 1, right, 3);
+      win.fence();
+      assertEquals(8.0, local.get(3));
+    }
+  }
+
+  @Test
+  void allocateAccumulate() {
+    try (Window win = Window.allocate(world, 3, TypeKind.INT64)) {
+      LongBuffer mem = win.memory().asLongBuffer();
+      assertEquals(0, mem.get(0));
+      win.fence();
+      win.accumulate(new long[] {rank, 1, 2}, 0, 0, Op.SUM);
+      win.fence();
+      if (rank == 0) {
+        assertEquals((long) size * (size - 1) / 2, mem.get(0));
+        assertEquals(size, mem.get(1));
+        assertEquals(2L * size, mem.get(2));
+      }
+      win.fence();
+      win.accumulate(new long[] {rank}, 0, 0, Op.MAX);
+      win.fence();
+      if (rank == 0) assertEquals(Math.max(size - 1, (long) size * (size - 1) / 2), mem.get(0));
+    }
+  }
+
+  @Test
+  void lockFetchAndOpCompareAndSwap() {
+    try (Window win = Window.allocate(world, 2, TypeKind.INT32)) {
+      win.fence();
+      IntBuffer old = Buffers.newIntBuffer(1);
+      try (Epoch e = win.lock(0, LockType.EXCLUSIVE)) {
+        win.fetchAndOp(new int[] {1}, old, 0, 0, Op.SUM);
+      }
+      int[] tickets = new int[size];
+      world.allgather(new int[] {old.get(0)}, tickets);
+      Arrays.sort(tickets);
+      for (int i = 0; i < size; ++i) assertEquals(i, tickets[i]);
+
+      IntBuffer res = Buffers.newIntBuffer(1);
+      try (Epoch e = win.lock(0, LockType.SHARED)) {
+        win.getAccumulate(new int[] {0}, res, 0, 0, Op.NO_OP);
+        e.flush();
+        assertEquals(size, res.get(0));  // flushed: valid before the unlock
+      }
+      world.barrier();
+      IntBuffer swapped = Buffers.newIntBuffer(1);
+      try (Epoch e = win.lock(0)) {
+        win.compareAndSwap(new int[] {100 + rank}, new int[] {0}, swapped, 0, 1);
+      }
+      int[] seen = new int[size];
+      world.allgather(new int[] {swapped.get(0)}, seen);
+      int winners = 0, winner = -1;
+      for (int i = 0; i < size; ++i)
+        if (seen[i] == 0) {
+          ++winners;
+          winner = i;
+        }
+      assertEquals(1, winners);
+      IntBuffer fin = Buffers.newIntBuffer(1);
+      try (Epoch e = win.lock(0, LockType.SHARED)) {
+        win.get(fin, 0, 1);
+      }
+      assertEquals(100 + winner, fin.get(0));
+      win.fence();
+    }
+  }
+
+  @Test
+  void lockAllFlush() {
+    try (Window win = Window.allocate(world, size, TypeKind.FLOAT64)) {
+      DoubleBuffer mem = win.memory().asDoubleBuffer();
+      world.barrier();
+      try (Epoch e = win.lockAll()) {
+        win.put(new double[] {rank * 2.0}, right, rank);
+        win.flush(right);
+        DoubleBuffer prev = Buffers.newDoubleBuffer(1);
+        win.getAccumulate(new double[] {1.0}, prev, right, rank, Op.SUM);
+        win.flushAll();
+        assertEquals(rank * 2.0, prev.get(0));
+      }
+      world.barrier();
+      try (Epoch e = win.lock(rank)) {  // see the public copy
+      }
+      assertEquals(left * 2.0 + 1.0, mem.get(left));
+    }
+  }
+
+  @Test
+  void postStartCompleteWait() {
+    ShortBuffer local = Buffers.newShortBuffer(2);
+    try (Window win = Window.create(world, local); Group wg = world.getGroup();
+         Group to = wg.incl(new int[] {right}); Group from = wg.incl(new int[] {left})) {
+      try (Epoch exposure = win.post(from)) {
+        try (Epoch access = win.start(to)) {
+          win.put(new short[] {(short) rank, 7}, right, 0);
+        }
+      }
+      assertEquals(left, local.get(0));
+      assertEquals(7, local.get(1));
+      Epoch exposure = win.post(from);
+      Epoch access = win.start(to);
+      ShortBuffer got = Buffers.newShortBuffer(1);
+      win.get(got, right, 0);
+      access.close();
+      while (!exposure.test()) {
+      }
+      assertFalse(exposure.isActive());
+      exposure.close();
+      assertEquals(rank, got.get(0));  // right's element 0 holds its left neighbour: us
+    }
+  }
+
+  @Test
+  void badInput() {
+    Window win = Window.allocate(world, 4, TypeKind.FLOAT64);
+    win.fence();
+    assertThrows(IndexOutOfBoundsException.class, () -> win.put(new double[1], size, 0));
+    assertThrows(IndexOutOfBoundsException.class, () -> win.put(new double[2], 0, 3));
+    assertThrows(IndexOutOfBoundsException.class, () -> win.put(new double[1], 0, -1));
+    assertThrows(IndexOutOfBoundsException.class, () -> win.get(Buffers.newDoubleBuffer(5), 0, 0));
+    assertThrows(IndexOutOfBoundsException.class, () -> win.put(new double[2], 1, 2, 0, 0));
+    // a get into an array would be written after the call returns: refused
+    IllegalArgumentException heap =
+        assertThrows(IllegalArgumentException.class, () -> win.get(new double[1], 0, 0));
+    assertTrue(heap.getMessage().contains("one-sided"), heap.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> win.fence(64));
+    UserFunction mine = new UserFunction() {
+      @Override
+      public void call(Object in, Object inOut, int count, org.oompi.Datatype type) {}
+    };
+    try (Op user = new Op(mine, true)) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> win.accumulate(new double[1], 0, 0, user));
+      assertTrue(e.getMessage().contains("predefined"), e.getMessage());
+    }
+    win.fence();
+    win.close();
+    assertThrows(IllegalStateException.class, () -> win.put(new double[1], 0, 0));
+    assertThrows(IllegalStateException.class, () -> win.fence());
+    win.close();  // idempotent
+    assertThrows(IllegalArgumentException.class, () -> Window.create(world, new double[4]));
+  }
+
+  /** A window closed through another copy (the epoch's): the facade's closed-handle check. */
+  @Test
+  void epochOfClosedWindow() {
+    Window win = Window.allocate(world, 1, TypeKind.INT32);
+    Epoch e = win.lockAll();
+    e.close();
+    win.close();
+    assertThrows(IllegalStateException.class, () -> e.flush());
+  }
+}

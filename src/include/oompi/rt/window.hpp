@@ -1,0 +1,160 @@
+#ifndef OOMPI_RT_WINDOW_HPP
+#define OOMPI_RT_WINDOW_HPP
+
+// One-sided communication (RMA) for the bindings, over the core's oompi::window.
+//
+// Memory: create() exposes the caller's buffer (the binding's typemap hands over what keeps it
+// valid and unmoved: a JNI global reference to a direct buffer, a pinned GCHandle, a held
+// Py_buffer), which the window keeps until close(); allocate() exposes memory MPI allocates
+// and frees with the window (address() and size() let each binding show it as a direct
+// ByteBuffer, a Span, a memoryview).
+//
+// Origins are borrowed until the operation completes (MPI reads an origin and writes a get's
+// buffer after the call returns): every operation takes an async buffer whose keep-alive the
+// window holds until the synchronisation that completes it -- fence, the end of an access
+// epoch (complete), unlock / unlock_all, flush / flush_all / flush_local* -- for its target
+// rank, or for all ranks. The target is the origin's count and datatype at displacement
+// `disp` (in the target's disp_unit).
+//
+// Epochs for try-with-resources / using / with: start, post, lock and lock_all return an
+// `epoch` whose close() ends it (complete, wait, unlock, unlock_all). An epoch never closed is
+// not ended by the garbage collector (no MPI call on finalizer threads): close it.
+//
+// close() frees the window (MPI_Win_free, collective) and marks every copy closed. A window
+// never closed is not freed by the garbage collector either: it and its memory live until
+// MPI_Finalize. Bad input: rank, displacement or count outside the target's window
+// (std::out_of_range), a user op in an accumulate (std::invalid_argument), a closed window or
+// epoch (closed_error).
+
+#include "buffer.hpp"
+#include "comm.hpp"
+#include "group.hpp"
+#include "op.hpp"
+
+#include <cstdint>
+#include <memory>
+
+#ifndef SWIG
+namespace oompi {
+class intracommunicator;
+}
+#endif
+
+namespace oompi::rt {
+
+/// Lock kinds (MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED).
+enum class lock_type : int { exclusive = 0, shared = 1 };
+
+/// Assertions for fence/start/post/lock (MPI_MODE_*), combined with | into the `mode`
+/// arguments. Values of their own (MPI's differ between implementations), translated here.
+enum class rma_mode : int { none = 0, nocheck = 1, nostore = 2, noput = 4, noprecede = 8, nosucceed = 16 };
+
+class window;
+
+/// An epoch of a window (start, post, lock, lock_all); close() ends it.
+class epoch {
+public:
+  epoch() = default;
+  /// Ends the epoch (MPI_Win_complete, MPI_Win_wait, MPI_Win_unlock, MPI_Win_unlock_all) and
+  /// releases the origins of its operations; idempotent.
+  void close();
+  /// Exposure epochs (post): ends the epoch if every origin has completed (MPI_Win_test).
+  bool test();
+  /// Lock epochs: completes the operations to the locked rank (MPI_Win_flush, flush_local).
+  void flush();
+  void flush_local();
+  /// True until close().
+  bool is_active() const noexcept;
+
+#ifndef SWIG
+  struct state;
+  explicit epoch(std::shared_ptr<state> s) noexcept : st_(std::move(s)) {}
+#endif
+
+private:
+  std::shared_ptr<state> st_;
+};
+
+class window {
+public:
+  /// A null window.
+  window() = default;
+
+  /// A window over the caller's buffer (MPI_Win_create; collective); disp_unit is the buffer's
+  /// element size. The window keeps the buffer until close().
+  static window create(const comm& c, async_buffer& memory);
+  /// A window over `count` elements of `kind` that MPI allocates (MPI_Win_allocate;
+  /// collective), zero-filled; disp_unit is the element size.
+  static window allocate(const comm& c, std::int64_t count, type_kind kind);
+
+  /// The local memory: its address and size in bytes; disp_unit in bytes.
+  std::int64_t address() const;
+  std::int64_t size() const;
+  int disp_unit() const;
+  /// This process's rank in the window's group and the group's size.
+  int rank() const;
+  int group_size() const;
+  /// The size in bytes of `rank`'s window (recorded at creation).
+  std::int64_t size_of(int rank) const;
+  group get_group() const;
+
+  // --- operations: complete at the next synchronisation for their target ----------------
+  void put(const async_buffer& origin, int rank, std::int64_t disp);
+  void get(async_buffer& result, int rank, std::int64_t disp);
+  /// Predefined ops only (MPI's rule): a user op throws std::invalid_argument.
+  void accumulate(const async_buffer& origin, int rank, std::int64_t disp, const op& operation);
+  void get_accumulate(const async_buffer& origin, async_buffer& result, int rank,
+                      std::int64_t disp, const op& operation);
+  /// One element each.
+  void fetch_and_op(const async_buffer& value, async_buffer& result, int rank, std::int64_t disp,
+                    const op& operation);
+  void compare_and_swap(const async_buffer& value, const async_buffer& compare,
+                        async_buffer& result, int rank, std::int64_t disp);
+
+  // Parts [offset, offset + count) of the origin (Java's offset/count overloads).
+  void put_part(const async_buffer& origin, std::int64_t offset, std::int64_t count, int rank,
+                std::int64_t disp);
+  void get_part(async_buffer& result, std::int64_t offset, std::int64_t count, int rank,
+                std::int64_t disp);
+  void accumulate_part(const async_buffer& origin, std::int64_t offset, std::int64_t count,
+                       int rank, std::int64_t disp, const op& operation);
+
+  // --- synchronisation ----------------------------------------------------------------
+  /// MPI_Win_fence (collective): completes every operation of the previous epoch.
+  void fence(int mode = 0);
+  /// Access epoch to the members of g (MPI_Win_start); close() completes it.
+  epoch start(const group& g, int mode = 0);
+  /// Exposure epoch for the members of g (MPI_Win_post); close() waits for them.
+  epoch post(const group& g, int mode = 0);
+  /// Passive-target epoch on `rank` (MPI_Win_lock); close() unlocks.
+  epoch lock(int rank, lock_type type = lock_type::exclusive, int mode = 0);
+  /// Shared lock on every process (MPI_Win_lock_all); close() unlocks all.
+  epoch lock_all(int mode = 0);
+  void flush(int rank);
+  void flush_all();
+  void flush_local(int rank);
+  void flush_local_all();
+  /// MPI_Win_sync.
+  void sync();
+
+  /// Frees the window (MPI_Win_free, collective) for every copy and releases its memory.
+  /// Idempotent.
+  void close();
+  /// True when this handle is null or closed.
+  bool is_null() const noexcept;
+
+#ifndef SWIG
+  struct state;
+#endif
+
+private:
+#ifndef SWIG
+  static const oompi::intracommunicator& comm_of(const comm& c, const char* what);
+#endif
+  explicit window(std::shared_ptr<state> s) noexcept : st_(std::move(s)) {}
+  std::shared_ptr<state> st_;
+};
+
+}  // namespace oompi::rt
+
+#endif  // OOMPI_RT_WINDOW_HPP

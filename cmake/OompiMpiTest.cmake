@@ -33,7 +33,10 @@ if(_oompi_mpiexec_version MATCHES "Open MPI|OpenRTE")
 elseif(_oompi_mpiexec_version MATCHES "HYDRA")
   set(OOMPI_MPI_VENDOR mpich CACHE INTERNAL "")
   set(OOMPI_MPIEXEC_FLAGS_INTERNAL "" CACHE INTERNAL "")
-  set(OOMPI_LAUNCHER_ENV "" CACHE INTERNAL "")
+  # MPICH over UCX (Debian's ch4:ucx) lets UCX install SIGSEGV/SIGBUS handlers over the ones the
+  # JVM and the CLR rely on (null checks, safepoints): a JVM then dies at its next implicit null
+  # check. UCX_ERROR_SIGNALS= (empty) keeps them, as docs/bindings.md tells users to do.
+  set(OOMPI_LAUNCHER_ENV "UCX_ERROR_SIGNALS=" CACHE INTERNAL "")
 else()
   set(OOMPI_MPI_VENDOR other CACHE INTERNAL "")
 endif()

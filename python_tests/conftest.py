@@ -20,6 +20,14 @@ def _grace():
     return float(os.environ.get("OOMPI_TEST_GRACE", "10"))
 
 
+def skip_if_self_across_threads(world):
+    """At one rank a test whose threads message each other talks to itself; MPICH 4.0 (ch4:ucx)
+    never delivers a message to oneself that another thread waits for (a C program with two
+    threads hangs alike), though MPI_THREAD_MULTIPLE requires it: nothing to test there."""
+    if world.size == 1 and oompi.Environment.library_version().startswith("MPICH"):
+        pytest.skip("MPICH 4.0 does not deliver messages to oneself between threads")
+
+
 def pytest_configure(config):
     global _env
     _env = oompi.Environment(oompi.ThreadLevel.MULTIPLE)

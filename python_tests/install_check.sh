@@ -22,8 +22,11 @@ with oompi.Environment():
     n = world.size
     assert total[0] == n * (n + 1) // 2, total
     req = world.iorecv((world.rank - 1) % n)  # nothing received until wait()
-    world.osend({"from": world.rank}, (world.rank + 1) % n)  # small: sent eagerly
+    # Without blocking: at 1 rank to this process itself, and a blocking send may wait until
+    # its receive is posted (MPICH 4.0's send to oneself does).
+    sent = world.iosend({"from": world.rank}, (world.rank + 1) % n)
     got = req.wait()
+    sent.wait()
     assert got == {"from": (world.rank - 1) % n}, got
     if world.rank == 0:
         print("installed oompi works from", os.path.dirname(oompi.__file__))

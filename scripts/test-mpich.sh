@@ -20,6 +20,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 cmake --build "$build" -j "$(nproc)"
 built=$SECONDS
 rc=0
-ctest --test-dir "$build" --output-on-failure -j "$(nproc)" ${CTEST_ARGS:-} || rc=$?
+read -r -a extra <<< "${CTEST_ARGS:-}"  # split on blanks, no globbing of the regexes
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)" "${extra[@]}" || rc=$?
 echo "test-mpich: build $((built - start)) s, tests $((SECONDS - built)) s"
 exit $rc

@@ -423,40 +423,72 @@ TEST_CASE("neighbour alltoall, alltoallv, alltoallw on a periodic ring") {
 
 TEST_CASE("neighbour alltoall pairs blocks as MPI says in dimensions of extent 1 or 2") {
   // In a periodic dimension of extent 1 or 2 both neighbours are the same process; the block
-  // sent towards -1 must still land in the receiver's +1 block and vice versa (MPI-4.1 §8.6).
-  // Some MPI libraries get the nonblocking forms wrong; oompi corrects them.
+  // sent towards -1 must still land in the receiver's +1 block and vice versa (MPI-4.1 §8.6),
+  // in every such dimension at once. MPI libraries get this wrong in several ways (Open MPI's
+  // nonblocking forms, MPICH 4.0's v and w forms and several dimensions of extent 1); oompi
+  // corrects them. Grids for n = 1..4: 2-D {1,1} {2,1} {3,1} {2,2}; 3-D {1,1,1} {2,1,1}
+  // {3,1,1} {2,2,1}, once all periodic, once with a non-periodic middle dimension (its blocks
+  // are left alone: proc_null, or a single real neighbour).
   auto world = oompi::communicator::world();
-  const auto dims = oompi::dims_create(world.size(), 2);  // n = 1..4: {1,1} {2,1} {3,1} {2,2}
-  oompi::cartesian_communicator grid(world, dims, {true, true});
-  const int me = grid.rank();
-  std::vector<int> send(4), expect(4);
-  for (int b = 0; b < 4; ++b) send[static_cast<std::size_t>(b)] = 100 * me + b;
-  for (int d = 0; d < 2; ++d) {
-    const auto s = grid.shift(d, 1);
-    expect[2 * static_cast<std::size_t>(d)] = 100 * s.source + 2 * d + 1;
-    expect[2 * static_cast<std::size_t>(d) + 1] = 100 * s.dest + 2 * d;
+  const std::vector<std::vector<bool>> all_periods{{true, true}, {true, true, true}, {true, false, true}};
+  for (const auto& periods : all_periods) {
+    const int nd = static_cast<int>(periods.size());
+    CAPTURE(nd, periods);
+    const auto dims = oompi::dims_create(world.size(), nd);
+    oompi::cartesian_communicator grid(world, dims, periods);
+    const int me = grid.rank();
+    const auto k = static_cast<std::size_t>(2 * nd);
+    std::vector<int> send(k), expect(k, -1);
+    for (std::size_t b = 0; b < k; ++b) send[b] = 100 * me + static_cast<int>(b);
+    for (int d = 0; d < nd; ++d) {
+      const auto s = grid.shift(d, 1);
+      const auto b = 2 * static_cast<std::size_t>(d);
+      if (s.source != oompi::proc_null) expect[b] = 100 * s.source + static_cast<int>(b) + 1;
+      if (s.dest != oompi::proc_null) expect[b + 1] = 100 * s.dest + static_cast<int>(b);
+    }
+    std::vector<int> a(k, -1), an(k, -1), v(k, -1), vn(k, -1), w(k, -1), wn(k, -1);
+    grid.neighbor_alltoall(send, a);
+    CHECK(a == expect);
+    grid.ineighbor_alltoall(send, an).wait();
+    CHECK(an == expect);
+    const std::vector<int> ones(k, 1);
+    grid.neighbor_alltoallv(send, ones, v, ones);
+    CHECK(v == expect);
+    grid.ineighbor_alltoallv(send, ones, vn, ones).wait();
+    CHECK(vn == expect);
+    std::vector<MPI_Aint> bytes(k);
+    for (std::size_t b = 0; b < k; ++b) bytes[b] = static_cast<MPI_Aint>(b * sizeof(int));
+    const std::vector<MPI_Datatype> types(k, MPI_INT);
+    grid.neighbor_alltoallw(send, ones, bytes, types, w, ones, bytes, types);
+    CHECK(w == expect);
+    grid.ineighbor_alltoallw(send, ones, bytes, types, wn, ones, bytes, types).wait();
+    CHECK(wn == expect);
+    if (periods[1]) {  // no proc_null: the value forms
+      CHECK(grid.neighbor_alltoall(send) == expect);
+      CHECK(grid.ineighbor_alltoall(send).get() == expect);
+    }
+    // Blocks of two elements, through a moved-in send buffer.
+    std::vector<int> send2, expect2;
+    for (std::size_t b = 0; b < k; ++b) send2.insert(send2.end(), {send[b], -1});
+    for (std::size_t b = 0; b < k; ++b) expect2.insert(expect2.end(), {expect[b], -1});
+    std::vector<int> got2(2 * k, -1);
+    grid.ineighbor_alltoall(std::move(send2), got2).wait();
+    CHECK(got2 == expect2);
+    // Blocks of different sizes (block b has b + 1 elements, each 100 * rank + b): a wrong
+    // pairing truncates or leaves elements unwritten.
+    std::vector<int> scounts(k), rcounts(k), vsend, vexpect;
+    for (std::size_t b = 0; b < k; ++b) {
+      scounts[b] = static_cast<int>(b) + 1;
+      rcounts[b] = static_cast<int>(b ^ 1) + 1;
+      vsend.insert(vsend.end(), b + 1, send[b]);
+      vexpect.insert(vexpect.end(), b % 2 ? b : b + 2, expect[b]);
+    }
+    std::vector<int> vv(vexpect.size(), -1), vvn(vexpect.size(), -1);
+    grid.neighbor_alltoallv(vsend, scounts, vv, rcounts);
+    CHECK(vv == vexpect);
+    grid.ineighbor_alltoallv(vsend, scounts, vvn, rcounts).wait();
+    CHECK(vvn == vexpect);
   }
-  CHECK(grid.neighbor_alltoall(send) == expect);
-  CHECK(grid.ineighbor_alltoall(send).get() == expect);
-  std::vector<int> v(4, -1), vn(4, -1), w(4, -1), wn(4, -1);
-  const std::vector<int> ones{1, 1, 1, 1};
-  grid.neighbor_alltoallv(send, ones, v, ones);
-  CHECK(v == expect);
-  grid.ineighbor_alltoallv(send, ones, vn, ones).wait();
-  CHECK(vn == expect);
-  const std::vector<MPI_Aint> bytes{0, 4, 8, 12};
-  const std::vector<MPI_Datatype> types(4, MPI_INT);
-  grid.neighbor_alltoallw(send, ones, bytes, types, w, ones, bytes, types);
-  CHECK(w == expect);
-  grid.ineighbor_alltoallw(send, ones, bytes, types, wn, ones, bytes, types).wait();
-  CHECK(wn == expect);
-  // Blocks of two elements, through a moved-in send buffer.
-  std::vector<int> send2, expect2;
-  for (int b = 0; b < 4; ++b) send2.insert(send2.end(), {send[static_cast<std::size_t>(b)], -1});
-  for (int b = 0; b < 4; ++b) expect2.insert(expect2.end(), {expect[static_cast<std::size_t>(b)], -1});
-  std::vector<int> got2(8);
-  grid.ineighbor_alltoall(std::move(send2), got2).wait();
-  CHECK(got2 == expect2);
 }
 
 TEST_CASE("several nonblocking neighbour collectives in flight") {

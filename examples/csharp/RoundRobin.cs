@@ -21,7 +21,13 @@ namespace Examples
             var data = new double[messageLength];
             if (rank == 0)
                 for (int i = 0; i < messageLength; ++i) data[i] = i;
-            if (lowLevel)  // Fig. 3: explicit destination, source and tag
+            if (size == 1)
+            {
+                // The ring of one: to itself and back in one call. A blocking send with no
+                // receive posted may wait for ever (MPICH's does).
+                cw.Sendrecv((double[])data.Clone(), 0, 100, data, 0, 100);
+            }
+            else if (lowLevel)  // Fig. 3: explicit destination, source and tag
             {
                 if (rank == 0) cw.Send(MpiBuffer.Of(data, 0, messageLength), (rank + 1) % size, 100);
                 cw.Recv(MpiBuffer.Of(data, 0, messageLength), (rank + size - 1) % size, 100);

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -86,11 +87,18 @@ public:
       throw std::invalid_argument("oompi::cartesian_communicator: the handle has no Cartesian "
                                   "topology");
     OOMPI_CHECK(MPI_Cartdim_get, (comm, &ndims_));
+    // Blocks exchanged with one process more than once: the two of a periodic dimension of
+    // extent 2, and all those of periodic dimensions of extent 1 (the process itself). Other
+    // neighbours differ from each other (each dimension moves another coordinate).
     const auto g = get();
-    for (int d = 0; d < ndims_; ++d)
-      if (g.periods[static_cast<std::size_t>(d)] &&
-          (g.dims[static_cast<std::size_t>(d)] == 1 || g.dims[static_cast<std::size_t>(d)] == 2))
-        loopback_.push_back(d);
+    std::vector<int> self;
+    for (int d = 0; d < ndims_; ++d) {
+      if (!g.periods[static_cast<std::size_t>(d)]) continue;
+      const int extent = g.dims[static_cast<std::size_t>(d)];
+      if (extent == 2) shared_peer_.push_back({2 * d, 2 * d + 1});
+      if (extent == 1) self.insert(self.end(), {2 * d, 2 * d + 1});
+    }
+    if (!self.empty()) shared_peer_.push_back(std::move(self));
   }
 
   /// A duplicate with the same grid (MPI_Comm_dup).
@@ -195,11 +203,30 @@ public:
 private:
   friend class detail::neighbor_collectives<cartesian_communicator>;
 
-  // Dimensions where both neighbours are the same process (periodic, extent 1 or 2): their
-  // receive blocks need swapping when the MPI library pairs them wrongly.
-  const std::vector<int>* loopback_dims(bool nonblocking) const noexcept {
-    if (loopback_.empty() || detail::mpi_pairs_cart_loopback(nonblocking)) return nullptr;
-    return &loopback_;
+  // The receive blocks to give `op` so that block s of a sender lands in block s^1 of the
+  // receiver, as MPI requires, whatever order the library matches the messages of one pair of
+  // processes in (see detail::probe_cart_recv_order); empty when nothing needs moving. From a
+  // process, the sender's blocks arrive in ascending order; they belong in our blocks s^1, and
+  // the library puts them into our blocks from that process in its receive order.
+  std::vector<int> recv_perm(detail::neighbor_op op, bool nonblocking) const {
+    if (shared_peer_.empty()) return {};
+    const std::vector<int>& pos = detail::cart_recv_order(op, nonblocking, ndims_);
+    if (pos.empty()) return {};
+    std::vector<int> perm(pos.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    for (std::vector<int> blocks : shared_peer_) {
+      std::vector<int> sent = blocks;  // the sender's blocks, ascending: ours with the bit flipped
+      for (int& b : sent) b ^= 1;
+      std::sort(sent.begin(), sent.end());
+      std::sort(blocks.begin(), blocks.end(), [&](int a, int b) {
+        return pos[static_cast<std::size_t>(a)] < pos[static_cast<std::size_t>(b)];
+      });
+      for (std::size_t i = 0; i < blocks.size(); ++i)
+        perm[static_cast<std::size_t>(blocks[i])] = sent[i] ^ 1;
+    }
+    for (std::size_t j = 0; j < perm.size(); ++j)
+      if (perm[j] != static_cast<int>(j)) return perm;
+    return {};
   }
 
   struct layout {
@@ -247,7 +274,7 @@ private:
   }
 
   int ndims_ = 0;
-  std::vector<int> loopback_;
+  std::vector<std::vector<int>> shared_peer_;  // blocks that go to and come from one process
 };
 
 }  // namespace oompi

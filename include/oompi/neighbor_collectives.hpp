@@ -23,11 +23,15 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -53,42 +57,6 @@ inline void* block_arg(void* p) noexcept {
   return p ? p : &none;
 }
 
-// Whether the MPI library pairs the two blocks of a periodic Cartesian dimension of extent 1
-// or 2 (where both neighbours are the same process) as MPI requires in neighbour alltoall*:
-// block s of the sender lands in block s^1 of the receiver (MPI-3.1 errata, MPI-4.1 §8.6).
-// Open MPI up to 5.0.x gets this wrong in the nonblocking forms (open-mpi/ompi#14430): it
-// pairs them in posting order. Probed once per process on a one-process periodic grid over
-// MPI_COMM_SELF; when the library is wrong, oompi swaps the two receive blocks of such
-// dimensions itself.
-inline bool probe_cart_pairing(bool nonblocking) noexcept {
-  MPI_Comm grid = MPI_COMM_NULL;
-  int dims = 1, periods = 1;
-  if (MPI_Cart_create(MPI_COMM_SELF, 1, &dims, &periods, 0, &grid) != MPI_SUCCESS) return true;
-  MPI_Comm_set_errhandler(grid, MPI_ERRORS_RETURN);
-  int send[2] = {0, 1}, recv[2] = {-1, -1};
-  int rc = MPI_SUCCESS;
-  if (nonblocking) {
-    MPI_Request r = MPI_REQUEST_NULL;
-    rc = MPI_Ineighbor_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, grid, &r);
-    if (rc == MPI_SUCCESS) rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
-  } else {
-    rc = MPI_Neighbor_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, grid);
-  }
-  MPI_Comm_free(&grid);
-  return rc != MPI_SUCCESS || !(recv[0] == 0 && recv[1] == 1);  // {0, 1}: posting order
-}
-inline bool mpi_pairs_cart_loopback(bool nonblocking) noexcept {
-  static const bool blocking_ok = probe_cart_pairing(false);
-  static const bool nonblocking_ok = probe_cart_pairing(true);
-  return nonblocking ? nonblocking_ok : blocking_ok;
-}
-
-// Swaps the entries 2d and 2d+1 of a per-neighbour array for every dimension d in `dims`.
-template <class V>
-void swap_pairs(V& v, const std::vector<int>& dims) {
-  for (int d : dims) std::swap(v[2 * static_cast<std::size_t>(d)], v[2 * static_cast<std::size_t>(d) + 1]);
-}
-
 // Everything a nonblocking neighbour collective must keep alive.
 template <class S>
 struct neighbor_keep final : keep_alive {
@@ -97,12 +65,124 @@ struct neighbor_keep final : keep_alive {
   std::vector<int> counts[4];  // send counts, send displs, recv counts, recv displs
   std::vector<MPI_Aint> byte_displs[2];
   std::vector<MPI_Datatype> types[2];
+  std::vector<MPI_Count> wide[2];  // send and receive counts of alltoallw_call
 };
 struct neighbor_arrays final : keep_alive {
   std::vector<int> counts[4];
   std::vector<MPI_Aint> byte_displs[2];
   std::vector<MPI_Datatype> types[2];
+  std::vector<MPI_Count> wide[2];
 };
+
+// MPI_(I)neighbor_alltoallw (nonblocking when r is given) with the arrays of `w`: counts[0]
+// and [2], byte_displs and types. MPICH 4.0's form with int counts exchanges nothing when a
+// process's in- and out-degrees differ (pmodels/mpich#6233) while its MPI-4 MPI_Count form is
+// right, so where the library has that form oompi calls it, the widened counts kept in `w`.
+template <class K>
+void alltoallw_call(K& w, const void* sb, void* rb, MPI_Comm comm, MPI_Request* r) {
+  int rc = MPI_SUCCESS;
+#if MPI_VERSION >= 4
+  w.wide[0].assign(w.counts[0].begin(), w.counts[0].end());
+  w.wide[1].assign(w.counts[2].begin(), w.counts[2].end());
+  rc = r ? MPI_Ineighbor_alltoallw_c(sb, array_arg(w.wide[0]), array_arg(w.byte_displs[0]),
+                                     array_arg(w.types[0]), rb, array_arg(w.wide[1]),
+                                     array_arg(w.byte_displs[1]), array_arg(w.types[1]), comm, r)
+         : MPI_Neighbor_alltoallw_c(sb, array_arg(w.wide[0]), array_arg(w.byte_displs[0]),
+                                    array_arg(w.types[0]), rb, array_arg(w.wide[1]),
+                                    array_arg(w.byte_displs[1]), array_arg(w.types[1]), comm);
+#else
+  rc = r ? MPI_Ineighbor_alltoallw(sb, array_arg(w.counts[0]), array_arg(w.byte_displs[0]),
+                                   array_arg(w.types[0]), rb, array_arg(w.counts[2]),
+                                   array_arg(w.byte_displs[1]), array_arg(w.types[1]), comm, r)
+         : MPI_Neighbor_alltoallw(sb, array_arg(w.counts[0]), array_arg(w.byte_displs[0]),
+                                  array_arg(w.types[0]), rb, array_arg(w.counts[2]),
+                                  array_arg(w.byte_displs[1]), array_arg(w.types[1]), comm);
+#endif
+  if (rc != MPI_SUCCESS)
+    throw_mpi_error(r ? "MPI_Ineighbor_alltoallw" : "MPI_Neighbor_alltoallw", rc);
+}
+
+// Which neighbour alltoall routine a receive-order probe is about.
+enum class neighbor_op { alltoall, alltoallv, alltoallw };
+
+// In a periodic Cartesian dimension of extent 1 or 2 both neighbours are the same process (in
+// extent 1 every such dimension's neighbours are the process itself), and MPI requires the
+// block sent towards -1 to land in the receiver's +1 block and vice versa: block s of the
+// sender lands in block s^1 of the receiver (MPI-3.1 errata, MPI-4.1 §8.6, Example 8.10).
+// Libraries that tell such messages apart only by their order get this wrong in different
+// ways: Open MPI 4.1 and 5.0.x pair them in posting order in the nonblocking forms
+// (open-mpi/ompi#14430); MPICH 4.0 posts its receives in reverse order in (i)neighbor_alltoall
+// (right for one such dimension, wrong for two dimensions of extent 1) and in posting order in
+// the v and w forms (both fixed later: pmodels/mpich#5777, #7945).
+//
+// oompi measures the order instead of trusting it: on a one-process periodic grid with `ndims`
+// dimensions over MPI_COMM_SELF, send block i carries i, so the receive block it lands in
+// tells the position in which the library matched that receive. Returns that position per
+// block, or an empty vector when the probe fails or is no permutation (then oompi trusts the
+// library). Assumes what the libraries above do: sends matched in block order, receives in an
+// order that depends on the block index only.
+inline std::vector<int> probe_cart_recv_order(neighbor_op op, bool nonblocking, int ndims) {
+  MPI_Comm grid = MPI_COMM_NULL;
+  std::vector<int> dims(static_cast<std::size_t>(ndims), 1), periods(dims.size(), 1);
+  if (MPI_Cart_create(MPI_COMM_SELF, ndims, dims.data(), periods.data(), 0, &grid) != MPI_SUCCESS)
+    return {};
+  MPI_Comm_set_errhandler(grid, MPI_ERRORS_RETURN);
+  const int k = 2 * ndims;
+  std::vector<int> send(static_cast<std::size_t>(k)), pos(send.size(), -1), ones(send.size(), 1);
+  std::iota(send.begin(), send.end(), 0);
+  MPI_Request r = MPI_REQUEST_NULL;
+  MPI_Request* rp = nonblocking ? &r : nullptr;
+  int rc = MPI_SUCCESS;
+  switch (op) {
+    case neighbor_op::alltoall:
+      rc = rp ? MPI_Ineighbor_alltoall(send.data(), 1, MPI_INT, pos.data(), 1, MPI_INT, grid, rp)
+              : MPI_Neighbor_alltoall(send.data(), 1, MPI_INT, pos.data(), 1, MPI_INT, grid);
+      break;
+    case neighbor_op::alltoallv:
+      rc = rp ? MPI_Ineighbor_alltoallv(send.data(), ones.data(), send.data(), MPI_INT, pos.data(),
+                                        ones.data(), send.data(), MPI_INT, grid, rp)
+              : MPI_Neighbor_alltoallv(send.data(), ones.data(), send.data(), MPI_INT, pos.data(),
+                                       ones.data(), send.data(), MPI_INT, grid);
+      break;
+    case neighbor_op::alltoallw: {
+      neighbor_arrays w;
+      w.counts[0] = w.counts[2] = ones;
+      for (int i = 0; i < k; ++i) w.byte_displs[0].push_back(i * static_cast<MPI_Aint>(sizeof(int)));
+      w.byte_displs[1] = w.byte_displs[0];
+      w.types[0] = w.types[1] = std::vector<MPI_Datatype>(send.size(), MPI_INT);
+      try {
+        alltoallw_call(w, send.data(), pos.data(), grid, rp);
+      } catch (...) {
+        rc = MPI_ERR_OTHER;
+      }
+      break;
+    }
+  }
+  if (rc == MPI_SUCCESS && rp) rc = MPI_Wait(rp, MPI_STATUS_IGNORE);
+  MPI_Comm_free(&grid);
+  std::vector<int> seen = pos;
+  std::sort(seen.begin(), seen.end());
+  if (rc != MPI_SUCCESS || seen != send) return {};
+  return pos;
+}
+// The probe's result, once per process and routine form.
+inline const std::vector<int>& cart_recv_order(neighbor_op op, bool nonblocking, int ndims) {
+  static std::mutex m;
+  static std::map<std::tuple<neighbor_op, bool, int>, std::vector<int>> known;
+  const std::lock_guard<std::mutex> lock(m);
+  const auto [it, fresh] = known.try_emplace({op, nonblocking, ndims});
+  if (fresh) it->second = probe_cart_recv_order(op, nonblocking, ndims);
+  return it->second;
+}
+
+// What oompi passes to MPI as receive block j is the caller's block perm[j] (empty: j).
+template <class V>
+void permute(V& v, const std::vector<int>& perm) {
+  if (perm.empty()) return;
+  V out(v.size());
+  for (std::size_t j = 0; j < v.size(); ++j) out[j] = v[static_cast<std::size_t>(perm[j])];
+  v = std::move(out);
+}
 
 // The result of a value-form gather: a vector of T for a single value, of the elements for a
 // container.
@@ -251,7 +331,9 @@ public:
     d().require(routine);
     const buffer_desc sd = describe(send), rd = describe(recv);
     const auto [sblock, rblock] = alltoall_blocks(routine, sd, rd);
-    const std::vector<int>* fix = d().loopback_dims(false);
+    // Where the library pairs blocks wrongly, the exchange goes through alltoallw, whose
+    // receive blocks oompi can place itself.
+    const bool fix = !d().recv_perm(neighbor_op::alltoall, false).empty();
     with_int_count(buffer_desc{block_arg(sd.data), sblock, sd.type}, [&](void* sp, int sn, MPI_Datatype st) {
       with_int_count(buffer_desc{block_arg(rd.data), rblock, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
         if (!fix) {
@@ -259,11 +341,9 @@ public:
           return;
         }
         neighbor_arrays w;
-        uniform_blocks(w, sd, sblock, sn, st, rd, rblock, rn, rt, *fix);
-        OOMPI_CHECK(MPI_Neighbor_alltoallw,
-                    (sp, array_arg(w.counts[0]), array_arg(w.byte_displs[0]), array_arg(w.types[0]), rp,
-                     array_arg(w.counts[2]), array_arg(w.byte_displs[1]), array_arg(w.types[1]),
-                     d().native()));
+        uniform_blocks(w, sd, sblock, sn, st, rd, rblock, rn, rt,
+                       d().recv_perm(neighbor_op::alltoallw, false));
+        alltoallw_call(w, sp, rp, d().native(), nullptr);
       });
     });
   }
@@ -281,11 +361,10 @@ public:
     static_assert(!std::is_const_v<R>, "oompi: cannot receive into a const buffer");
     const char* routine = "MPI_Ineighbor_alltoall";
     d().require(routine);
-    const std::vector<int>* fix = d().loopback_dims(true);
     auto blocks = [&](const buffer_desc& sd, const buffer_desc& rd) {
       return alltoall_blocks(routine, sd, rd);
     };
-    if (!fix) {
+    if (d().recv_perm(neighbor_op::alltoall, true).empty()) {
       return start<false>(std::forward<S>(send), [&](const auto& s, auto*) {
         const buffer_desc sd = describe(s), rd = describe(recv);
         const auto [sblock, rblock] = blocks(sd, rd);
@@ -304,11 +383,9 @@ public:
       MPI_Request r = MPI_REQUEST_NULL;
       with_int_count(buffer_desc{block_arg(sd.data), sblock, sd.type}, [&](void* sp, int sn, MPI_Datatype st) {
         with_int_count(buffer_desc{block_arg(rd.data), rblock, rd.type}, [&](void* rp, int rn, MPI_Datatype rt) {
-          uniform_blocks(*keep, sd, sblock, sn, st, rd, rblock, rn, rt, *fix);
-          OOMPI_CHECK(MPI_Ineighbor_alltoallw,
-                      (sp, array_arg(keep->counts[0]), array_arg(keep->byte_displs[0]),
-                       array_arg(keep->types[0]), rp, array_arg(keep->counts[2]),
-                       array_arg(keep->byte_displs[1]), array_arg(keep->types[1]), d().native(), &r));
+          uniform_blocks(*keep, sd, sblock, sn, st, rd, rblock, rn, rt,
+                         d().recv_perm(neighbor_op::alltoallw, true));
+          alltoallw_call(*keep, sp, rp, d().native(), &r);
         });
       });
       return r;
@@ -335,10 +412,11 @@ public:
     const buffer_desc sd = describe(send), rd = describe(recv);
     check_layout(routine, "send", send_counts, send_displs, d().out_degree(), sd.count);
     check_layout(routine, "receive", recv_counts, recv_displs, d().in_degree(), rd.count);
-    if (const std::vector<int>* fix = d().loopback_dims(false)) {
+    const std::vector<int> fix = d().recv_perm(neighbor_op::alltoallv, false);
+    if (!fix.empty()) {
       std::vector<int> rc = recv_counts, rdis = recv_displs;
-      swap_pairs(rc, *fix);
-      swap_pairs(rdis, *fix);
+      permute(rc, fix);
+      permute(rdis, fix);
       OOMPI_CHECK(MPI_Neighbor_alltoallv,
                   (sd.data, array_arg(send_counts), array_arg(send_displs), sd.type, rd.data,
                    array_arg(rc), array_arg(rdis), rd.type, d().native()));
@@ -380,7 +458,7 @@ public:
     static_assert(!std::is_const_v<R>, "oompi: cannot receive into a const buffer");
     const char* routine = "MPI_Ineighbor_alltoallv";
     d().require(routine);
-    const std::vector<int>* fix = d().loopback_dims(true);
+    const std::vector<int> fix = d().recv_perm(neighbor_op::alltoallv, true);
     return start<true>(std::forward<S>(send), [&](const auto& s, auto* keep) {
       const buffer_desc sd = describe(s), rd = describe(recv);
       check_layout(routine, "send", send_counts, send_displs, d().out_degree(), sd.count);
@@ -389,10 +467,8 @@ public:
       keep->counts[1] = std::move(send_displs);
       keep->counts[2] = std::move(recv_counts);
       keep->counts[3] = std::move(recv_displs);
-      if (fix) {
-        swap_pairs(keep->counts[2], *fix);
-        swap_pairs(keep->counts[3], *fix);
-      }
+      permute(keep->counts[2], fix);
+      permute(keep->counts[3], fix);
       MPI_Request r = MPI_REQUEST_NULL;
       OOMPI_CHECK(MPI_Ineighbor_alltoallv,
                   (sd.data, array_arg(keep->counts[0]), array_arg(keep->counts[1]), sd.type,
@@ -427,23 +503,18 @@ public:
     const buffer_desc sd = describe(send), rd = describe(recv);
     check_w_layout(routine, "send", send_counts, send_displs, send_types, d().out_degree(), sd);
     check_w_layout(routine, "receive", recv_counts, recv_displs, recv_types, d().in_degree(), rd);
-    if (const std::vector<int>* fix = d().loopback_dims(false)) {
-      neighbor_arrays w;
-      w.counts[2] = recv_counts;
-      w.byte_displs[1] = recv_displs;
-      w.types[1] = recv_types;
-      swap_pairs(w.counts[2], *fix);
-      swap_pairs(w.byte_displs[1], *fix);
-      swap_pairs(w.types[1], *fix);
-      OOMPI_CHECK(MPI_Neighbor_alltoallw,
-                  (sd.data, array_arg(send_counts), array_arg(send_displs), array_arg(send_types),
-                   rd.data, array_arg(w.counts[2]), array_arg(w.byte_displs[1]), array_arg(w.types[1]),
-                   d().native()));
-      return;
-    }
-    OOMPI_CHECK(MPI_Neighbor_alltoallw,
-                (sd.data, array_arg(send_counts), array_arg(send_displs), array_arg(send_types), rd.data,
-                 array_arg(recv_counts), array_arg(recv_displs), array_arg(recv_types), d().native()));
+    const std::vector<int> fix = d().recv_perm(neighbor_op::alltoallw, false);
+    neighbor_arrays w;
+    w.counts[0] = send_counts;
+    w.byte_displs[0] = send_displs;
+    w.types[0] = send_types;
+    w.counts[2] = recv_counts;
+    w.byte_displs[1] = recv_displs;
+    w.types[1] = recv_types;
+    permute(w.counts[2], fix);
+    permute(w.byte_displs[1], fix);
+    permute(w.types[1], fix);
+    alltoallw_call(w, sd.data, rd.data, d().native(), nullptr);
   }
 
   template <class S, class R>
@@ -455,7 +526,7 @@ public:
     static_assert(!std::is_const_v<R>, "oompi: cannot receive into a const buffer");
     const char* routine = "MPI_Ineighbor_alltoallw";
     d().require(routine);
-    const std::vector<int>* fix = d().loopback_dims(true);
+    const std::vector<int> fix = d().recv_perm(neighbor_op::alltoallw, true);
     return start<true>(std::forward<S>(send), [&](const auto& s, auto* keep) {
       const buffer_desc sd = describe(s), rd = describe(recv);
       check_w_layout(routine, "send", send_counts, send_displs, send_types, d().out_degree(), sd);
@@ -467,24 +538,20 @@ public:
       keep->byte_displs[1] = std::move(recv_displs);
       keep->types[0] = std::move(send_types);
       keep->types[1] = std::move(recv_types);
-      if (fix) {
-        swap_pairs(keep->counts[2], *fix);
-        swap_pairs(keep->byte_displs[1], *fix);
-        swap_pairs(keep->types[1], *fix);
-      }
+      permute(keep->counts[2], fix);
+      permute(keep->byte_displs[1], fix);
+      permute(keep->types[1], fix);
       MPI_Request r = MPI_REQUEST_NULL;
-      OOMPI_CHECK(MPI_Ineighbor_alltoallw,
-                  (sd.data, array_arg(keep->counts[0]), array_arg(keep->byte_displs[0]),
-                   array_arg(keep->types[0]), rd.data, array_arg(keep->counts[2]),
-                   array_arg(keep->byte_displs[1]), array_arg(keep->types[1]), d().native(), &r));
+      alltoallw_call(*keep, sd.data, rd.data, d().native(), &r);
       return r;
     });
   }
 
 protected:
-  /// Dimensions whose two receive blocks oompi must swap because the MPI library pairs them
-  /// wrongly (see mpi_pairs_cart_loopback); nullptr when none. Cartesian communicators hide this.
-  const std::vector<int>* loopback_dims(bool /*nonblocking*/) const noexcept { return nullptr; }
+  /// The receive blocks to give MPI so that `op` delivers as MPI requires, as for permute()
+  /// (see probe_cart_recv_order); empty when the library is right. Cartesian communicators
+  /// hide this.
+  std::vector<int> recv_perm(neighbor_op /*op*/, bool /*nonblocking*/) const { return {}; }
 
 private:
   const Derived& d() const noexcept { return static_cast<const Derived&>(*this); }
@@ -508,11 +575,11 @@ private:
     }
   }
 
-  // alltoall as alltoallw: uniform blocks, the receive blocks of `fix` dimensions swapped.
+  // alltoall as alltoallw: uniform blocks, the receive blocks permuted by `perm`.
   template <class K>
   void uniform_blocks(K& w, const buffer_desc& sd, std::size_t sblock, int sn, MPI_Datatype st,
                       const buffer_desc& rd, std::size_t rblock, int rn, MPI_Datatype rt,
-                      const std::vector<int>& fix) const {
+                      const std::vector<int>& perm) const {
     MPI_Aint lb = 0, sext = 0, rext = 0;
     OOMPI_CHECK(MPI_Type_get_extent, (sd.type, &lb, &sext));
     OOMPI_CHECK(MPI_Type_get_extent, (rd.type, &lb, &rext));
@@ -528,7 +595,7 @@ private:
     w.byte_displs[1].resize(in);
     for (std::size_t j = 0; j < in; ++j)
       w.byte_displs[1][j] = static_cast<MPI_Aint>(j * rblock) * rext;
-    swap_pairs(w.byte_displs[1], fix);
+    permute(w.byte_displs[1], perm);
   }
 
   static int checked_int(const char* routine, std::size_t n) {

@@ -204,6 +204,9 @@ OOMPI_PY_CLOSEABLE(oompi::rt::group)
 OOMPI_PY_CLOSEABLE(oompi::rt::datatype)
 OOMPI_PY_CLOSEABLE(oompi::rt::request)
 OOMPI_PY_CLOSEABLE(oompi::rt::op)
+// MPI-IO (issue 15): `with oompi.File.open(comm, path, oompi.MODE_CREATE | oompi.MODE_WRONLY) as f:`
+OOMPI_PY_CLOSEABLE(oompi::rt::file)
+%feature("nothreadallow") oompi::rt::file::is_null;
 
 %extend oompi::rt::environment {
 %pythoncode %{

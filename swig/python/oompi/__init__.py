@@ -30,6 +30,7 @@ from .core import (  # noqa: F401
     TopoComm,
     Datatype,
     Environment,
+    File,
     Interop,
     MPIError,
     BufferAttachment,
@@ -68,6 +69,7 @@ TypeKind = _enum_of("TypeKind")
 OpKind = _enum_of("OpKind")
 Comparison = _enum_of("Comparison")
 TopologyKind = _enum_of("TopologyKind")
+SeekFrom = _enum_of("SeekFrom")  # File.seek(offset, SeekFrom.END)
 
 
 def _returning(enum, method):
@@ -83,6 +85,9 @@ Comm.topology = _returning(TopologyKind, Comm.topology)
 
 # MPI error classes: oompi.ERR_TRUNCATE, ...
 globals().update({k: v for k, v in vars(_core).items() if k.startswith("ERR_")})
+# MPI-IO: file access modes (oompi.MODE_CREATE | oompi.MODE_WRONLY) and darray distributions.
+globals().update({k: v for k, v in vars(_core).items()
+                  if k.startswith("MODE_") or k.startswith("DISTRIBUTE_")})
 
 # Predefined datatypes and ops, as module and class attributes: oompi.DOUBLE, Datatype.DOUBLE.
 _TYPES = {

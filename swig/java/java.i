@@ -552,6 +552,9 @@ inline bool array_copy() { return g_copy_arrays.load(); }
 // for ObjectTransport.java.
 %javamethodmodifiers oompi::rt::comm::object_comm "";
 
+// --- MPI-IO (issue 15): File is AutoCloseable (try-with-resources closes it collectively) ------
+OOMPI_JAVA_CLOSEABLE(oompi::rt::file, true, )
+
 %include "../oompi.i"
 
 // Port fast paths (after oompi.i: its %exception must cover these %extend methods).

@@ -2,6 +2,8 @@
 
 #include <oompi/rt/buffer.hpp>
 
+#include <oompi/datatype.hpp>
+
 #include "detail/reclaim.hpp"
 
 #include <algorithm>
@@ -225,6 +227,28 @@ datatype datatype::subarray(const std::vector<int>& sizes, const std::vector<int
   return datatype(make_derived("MPI_Type_create_subarray", [&](MPI_Datatype* t) {
     return MPI_Type_create_subarray(n, sizes.data(), subsizes.data(), starts.data(),
                                     MPI_ORDER_C, b, t);
+  }));
+}
+
+datatype datatype::darray(int nprocs, int rank, const std::vector<int>& sizes,
+                          const std::vector<int>& distribs, const std::vector<int>& dargs,
+                          const std::vector<int>& procs, const datatype& base) {
+  const MPI_Datatype b = base.native("datatype.darray");
+  std::vector<oompi::distribution> d(distribs.size());
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    d[i] = static_cast<oompi::distribution>(distribs[i]);
+    if (d[i] != oompi::distribution::block && d[i] != oompi::distribution::cyclic &&
+        d[i] != oompi::distribution::none)
+      throw std::invalid_argument("datatype.darray: dimension " + std::to_string(i) +
+                                  ": the distribution must be distribute_block, "
+                                  "distribute_cyclic or distribute_none");
+  }
+  // The core checks the arguments and builds the type; the facade keeps a duplicate of it
+  // (the core's handle is freed when `core` goes away).
+  return datatype(make_derived("MPI_Type_create_darray", [&](MPI_Datatype* t) {
+    const auto core = oompi::datatype::darray(nprocs, rank, sizes, d, dargs, procs,
+                                              oompi::datatype(b));  // borrowed
+    return MPI_Type_dup(core.native(), t);
   }));
 }
 

@@ -138,3 +138,40 @@ namespace std {
 %include <oompi/rt/intercomm.hpp>
 %include <oompi/rt/environment.hpp>
 %include <oompi/rt/window.hpp>
+
+// --- MPI-IO (issue 15): oompi::rt::file ---------------------------------------------------------
+// Access modes, combined with |: mode_create | mode_wronly.
+%constant int mode_rdonly = MPI_MODE_RDONLY;
+%constant int mode_wronly = MPI_MODE_WRONLY;
+%constant int mode_rdwr = MPI_MODE_RDWR;
+%constant int mode_create = MPI_MODE_CREATE;
+%constant int mode_excl = MPI_MODE_EXCL;
+%constant int mode_delete_on_close = MPI_MODE_DELETE_ON_CLOSE;
+%constant int mode_unique_open = MPI_MODE_UNIQUE_OPEN;
+%constant int mode_sequential = MPI_MODE_SEQUENTIAL;
+%constant int mode_append = MPI_MODE_APPEND;
+// datatype.darray's distributions.
+%constant int distribute_block = MPI_DISTRIBUTE_BLOCK;
+%constant int distribute_cyclic = MPI_DISTRIBUTE_CYCLIC;
+%constant int distribute_none = MPI_DISTRIBUTE_NONE;
+%constant int distribute_dflt_darg = MPI_DISTRIBUTE_DFLT_DARG;
+// File error classes.
+%constant int err_file = MPI_ERR_FILE;
+%constant int err_no_such_file = MPI_ERR_NO_SUCH_FILE;
+%constant int err_file_exists = MPI_ERR_FILE_EXISTS;
+%constant int err_file_in_use = MPI_ERR_FILE_IN_USE;
+%constant int err_access = MPI_ERR_ACCESS;
+%constant int err_amode = MPI_ERR_AMODE;
+%constant int err_bad_file = MPI_ERR_BAD_FILE;
+%constant int err_read_only = MPI_ERR_READ_ONLY;
+%constant int err_no_space = MPI_ERR_NO_SPACE;
+%constant int err_quota = MPI_ERR_QUOTA;
+%constant int err_io = MPI_ERR_IO;
+%constant int err_unsupported_operation = MPI_ERR_UNSUPPORTED_OPERATION;
+%constant int err_unsupported_datarep = MPI_ERR_UNSUPPORTED_DATAREP;
+%attribute(oompi::rt::file, int64_t, size, size);
+%attribute(oompi::rt::file, int64_t, position, position);
+%attribute(oompi::rt::file, int64_t, position_shared, position_shared);
+%attribute(oompi::rt::file, int, amode, amode);
+%attribute(oompi::rt::file, bool, atomicity, atomicity);  // set_atomicity (collective) stays a call
+%include <oompi/rt/file.hpp>

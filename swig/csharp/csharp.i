@@ -284,6 +284,10 @@ OOMPI_CS_SELF(std::vector<oompi::rt::request>, RequestVector)
   public static readonly Op NoOp = Of(OpKind.NoOp);
 %}
 
+// --- MPI-IO (issue 15): MpiFile (System.IO.File would clash in user code), IDisposable -------
+%rename(MpiFile) oompi::rt::file;
+OOMPI_CS_DISPOSABLE(oompi::rt::file, true)
+
 %include "../oompi.i"
 
 // The native side of bench/csharp (Oompi.BenchSupport: raw C loop, crossing-cost probes).

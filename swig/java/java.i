@@ -588,6 +588,8 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::window, true,
                                         $self->size());
   }
 }
+// --- MPI-IO (issue 15): File is AutoCloseable (try-with-resources closes it collectively) ------
+OOMPI_JAVA_CLOSEABLE(oompi::rt::file, true, )
 
 %include "../oompi.i"
 

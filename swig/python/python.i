@@ -238,6 +238,9 @@ OOMPI_PY_CLOSEABLE(oompi::rt::epoch)
       return False
 %}
 }
+// MPI-IO (issue 15): `with oompi.File.open(comm, path, oompi.MODE_CREATE | oompi.MODE_WRONLY) as f:`
+OOMPI_PY_CLOSEABLE(oompi::rt::file)
+%feature("nothreadallow") oompi::rt::file::is_null;
 
 %extend oompi::rt::environment {
 %pythoncode %{

@@ -30,6 +30,7 @@ from .core import (  # noqa: F401
     TopoComm,
     Datatype,
     Environment,
+    File,
     Interop,
     MPIError,
     BufferAttachment,
@@ -72,6 +73,7 @@ Comparison = _enum_of("Comparison")
 TopologyKind = _enum_of("TopologyKind")
 LockType = _enum_of("LockType")
 RmaMode = _enum_of("RmaMode")
+SeekFrom = _enum_of("SeekFrom")  # File.seek(offset, SeekFrom.END)
 
 
 def _returning(enum, method):
@@ -87,6 +89,9 @@ Comm.topology = _returning(TopologyKind, Comm.topology)
 
 # MPI error classes: oompi.ERR_TRUNCATE, ...
 globals().update({k: v for k, v in vars(_core).items() if k.startswith("ERR_")})
+# MPI-IO: file access modes (oompi.MODE_CREATE | oompi.MODE_WRONLY) and darray distributions.
+globals().update({k: v for k, v in vars(_core).items()
+                  if k.startswith("MODE_") or k.startswith("DISTRIBUTE_")})
 
 # Predefined datatypes and ops, as module and class attributes: oompi.DOUBLE, Datatype.DOUBLE.
 _TYPES = {

@@ -48,6 +48,13 @@ public:
   /// A C-order sub-array of a sizes[] array of base elements (MPI_Type_create_subarray).
   static datatype subarray(const std::vector<int>& sizes, const std::vector<int>& subsizes,
                            const std::vector<int>& starts, const datatype& base);
+  /// Process `rank`'s part of a C-order array of `sizes` distributed HPF-style over a grid of
+  /// `procs` processes (product `nprocs`; MPI_Type_create_darray): distribs[i] is
+  /// distribute_block, distribute_cyclic or distribute_none, dargs[i] a block size or
+  /// distribute_dflt_darg. Inconsistent arguments: std::invalid_argument before MPI sees them.
+  static datatype darray(int nprocs, int rank, const std::vector<int>& sizes,
+                         const std::vector<int>& distribs, const std::vector<int>& dargs,
+                         const std::vector<int>& procs, const datatype& base);
   /// The same type with lower bound lb and extent `extent` bytes (MPI_Type_create_resized).
   static datatype resized(const datatype& base, std::int64_t lb, std::int64_t extent);
   /// The predefined value-index pair for MAXLOC/MINLOC whose value is of kind `value`:

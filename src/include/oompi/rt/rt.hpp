@@ -8,6 +8,7 @@
 #include "common.hpp"
 #include "datatype.hpp"
 #include "environment.hpp"
+#include "file.hpp"  // MPI-IO (issue 15)
 #include "group.hpp"
 #include "intercomm.hpp"
 #include "interop.hpp"

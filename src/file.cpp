@@ -1,0 +1,193 @@
+#include <oompi/rt/file.hpp>
+
+#include "detail/comm_state.hpp"
+#include "detail/reclaim.hpp"
+
+#include <oompi/file.hpp>
+
+namespace oompi::rt {
+
+using detail::check_buffer;
+using detail::raw;
+
+struct file::state {
+  // A borrowed view of the handle: this state decides when to close it. Never closed in the
+  // destructor (MPI_File_close is collective; this may be a finalizer thread).
+  oompi::file f;
+  bool closed = false;
+};
+
+file::state& file::live(const char* what) const {
+  if (!st_) detail::throw_null(what, "file");
+  if (st_->closed) detail::throw_closed(what, "file");
+  return *st_;
+}
+
+file file::open(const comm& c, const std::string& path, int mode) {
+  const MPI_Comm h = c.native("file.open");
+  oompi::detail::require_running("MPI_File_open");
+  detail::drain();
+  MPI_File fh = MPI_FILE_NULL;
+  // Opened here rather than by oompi::file::open, whose result would close the handle when it
+  // goes away; the core's borrowed wrapper installs MPI_ERRORS_RETURN and reads the view.
+  OOMPI_CHECK(MPI_File_open, (h, path.c_str(), mode, MPI_INFO_NULL, &fh));
+  auto s = std::make_shared<state>();
+  try {
+    s->f = oompi::file(fh, false);
+  } catch (...) {
+    MPI_File_close(&fh);
+    throw;
+  }
+  return file(std::move(s));
+}
+
+void file::remove(const std::string& path) { oompi::file::remove(path); }
+
+void file::close() {
+  if (!st_ || st_->closed) return;
+  MPI_File h = st_->f.native();
+  st_->f = oompi::file();
+  st_->closed = true;
+  if (h != MPI_FILE_NULL && oompi::detail::mpi_usable()) OOMPI_CHECK(MPI_File_close, (&h));
+}
+
+bool file::is_null() const noexcept { return !st_ || st_->closed; }
+
+void file::set_view(std::int64_t displacement, const datatype& etype, const datatype& filetype,
+                    const std::string& datarep) {
+  live("file.set_view").f.set_view(displacement, etype.native("file.set_view"),
+                                    filetype.native("file.set_view"), datarep);
+}
+
+std::int64_t file::byte_offset(std::int64_t offset) const {
+  return live("file.byte_offset").f.byte_offset(offset);
+}
+
+// Blocking calls: the buffer checked, then the core's call on a raw view of it.
+#define OOMPI_RT_FILE_READ(NAME)                                       \
+  status file::NAME(buffer& buf) const {                               \
+    const auto& s = live("file." #NAME);                               \
+    check_buffer(buf, "file." #NAME);                                  \
+    auto rb = raw(buf);                                                \
+    return status(s.f.NAME(rb));                                       \
+  }
+#define OOMPI_RT_FILE_WRITE(NAME)                                      \
+  status file::NAME(const buffer& buf) const {                         \
+    const auto& s = live("file." #NAME);                               \
+    check_buffer(buf, "file." #NAME);                                  \
+    return status(s.f.NAME(raw(buf)));                                 \
+  }
+#define OOMPI_RT_FILE_READ_AT(NAME)                                    \
+  status file::NAME(std::int64_t offset, buffer& buf) const {          \
+    const auto& s = live("file." #NAME);                               \
+    check_buffer(buf, "file." #NAME);                                  \
+    auto rb = raw(buf);                                                \
+    return status(s.f.NAME(offset, rb));                               \
+  }
+#define OOMPI_RT_FILE_WRITE_AT(NAME)                                   \
+  status file::NAME(std::int64_t offset, const buffer& buf) const {    \
+    const auto& s = live("file." #NAME);                               \
+    check_buffer(buf, "file." #NAME);                                  \
+    return status(s.f.NAME(offset, raw(buf)));                         \
+  }
+// Nonblocking calls: the core borrows the raw view; the request owns the buffer's keep-alive.
+#define OOMPI_RT_FILE_IREAD(NAME)                                      \
+  request file::NAME(async_buffer& buf) const {                        \
+    const auto& s = live("file." #NAME);                               \
+    check_buffer(buf, "file." #NAME);                                  \
+    detail::drain();                                                   \
+    auto rb = raw(buf);                                                \
+    return request(detail::owning(s.f.NAME(rb), &buf));                \
+  }
+#define OOMPI_RT_FILE_IWRITE(NAME)                                     \
+  request file::NAME(const async_buffer& buf) const {                  \
+    const auto& s = live("file." #NAME);                               \
+    check_buffer(buf, "file." #NAME);                                  \
+    detail::drain();                                                   \
+    auto rb = raw(buf);                                                \
+    return request(detail::owning(s.f.NAME(rb), &buf));                \
+  }
+#define OOMPI_RT_FILE_IREAD_AT(NAME)                                   \
+  request file::NAME(std::int64_t offset, async_buffer& buf) const {   \
+    const auto& s = live("file." #NAME);                               \
+    check_buffer(buf, "file." #NAME);                                  \
+    detail::drain();                                                   \
+    auto rb = raw(buf);                                                \
+    return request(detail::owning(s.f.NAME(offset, rb), &buf));        \
+  }
+#define OOMPI_RT_FILE_IWRITE_AT(NAME)                                        \
+  request file::NAME(std::int64_t offset, const async_buffer& buf) const {   \
+    const auto& s = live("file." #NAME);                                     \
+    check_buffer(buf, "file." #NAME);                                        \
+    detail::drain();                                                         \
+    auto rb = raw(buf);                                                      \
+    return request(detail::owning(s.f.NAME(offset, rb), &buf));              \
+  }
+
+OOMPI_RT_FILE_READ_AT(read_at)
+OOMPI_RT_FILE_READ_AT(read_at_all)
+OOMPI_RT_FILE_WRITE_AT(write_at)
+OOMPI_RT_FILE_WRITE_AT(write_at_all)
+OOMPI_RT_FILE_READ(read)
+OOMPI_RT_FILE_READ(read_all)
+OOMPI_RT_FILE_WRITE(write)
+OOMPI_RT_FILE_WRITE(write_all)
+OOMPI_RT_FILE_READ(read_shared)
+OOMPI_RT_FILE_WRITE(write_shared)
+OOMPI_RT_FILE_READ(read_ordered)
+OOMPI_RT_FILE_WRITE(write_ordered)
+OOMPI_RT_FILE_IREAD_AT(iread_at)
+OOMPI_RT_FILE_IWRITE_AT(iwrite_at)
+OOMPI_RT_FILE_IREAD_AT(iread_at_all)
+OOMPI_RT_FILE_IWRITE_AT(iwrite_at_all)
+OOMPI_RT_FILE_IREAD(iread)
+OOMPI_RT_FILE_IWRITE(iwrite)
+OOMPI_RT_FILE_IREAD(iread_all)
+OOMPI_RT_FILE_IWRITE(iwrite_all)
+OOMPI_RT_FILE_IREAD(iread_shared)
+OOMPI_RT_FILE_IWRITE(iwrite_shared)
+
+#undef OOMPI_RT_FILE_READ
+#undef OOMPI_RT_FILE_WRITE
+#undef OOMPI_RT_FILE_READ_AT
+#undef OOMPI_RT_FILE_WRITE_AT
+#undef OOMPI_RT_FILE_IREAD
+#undef OOMPI_RT_FILE_IWRITE
+#undef OOMPI_RT_FILE_IREAD_AT
+#undef OOMPI_RT_FILE_IWRITE_AT
+
+namespace {
+oompi::seek_from core_whence(seek_from w) {
+  switch (w) {
+    case seek_from::set: return oompi::seek_from::set;
+    case seek_from::current: return oompi::seek_from::current;
+    case seek_from::end: return oompi::seek_from::end;
+  }
+  throw std::invalid_argument("file.seek: whence must be seek_from set, current or end");
+}
+}  // namespace
+
+void file::seek(std::int64_t offset, seek_from whence) const {
+  live("file.seek").f.seek(offset, core_whence(whence));
+}
+std::int64_t file::position() const { return live("file.position").f.position(); }
+void file::seek_shared(std::int64_t offset, seek_from whence) const {
+  live("file.seek_shared").f.seek_shared(offset, core_whence(whence));
+}
+std::int64_t file::position_shared() const {
+  return live("file.position_shared").f.position_shared();
+}
+
+std::int64_t file::size() const { return live("file.size").f.size(); }
+void file::set_size(std::int64_t bytes) const { live("file.set_size").f.set_size(bytes); }
+void file::preallocate(std::int64_t bytes) const {
+  live("file.preallocate").f.preallocate(bytes);
+}
+void file::sync() const { live("file.sync").f.sync(); }
+int file::amode() const { return static_cast<int>(live("file.amode").f.amode()); }
+void file::set_atomicity(bool atomic) const {
+  live("file.set_atomicity").f.set_atomicity(atomic);
+}
+bool file::atomicity() const { return live("file.atomicity").f.atomicity(); }
+
+}  // namespace oompi::rt

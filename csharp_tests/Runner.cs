@@ -15,7 +15,8 @@ namespace Oompi.Tests
     /// <c>OompiTests.dll graph_peer</c> runs the C# side of the MPMD test with
     /// tests/interop/graph_peer.cpp instead (GraphPeer.cs), <c>OompiTests.dll coll_peer</c> that of
     /// csharp.interop_collectives with tests/interop/coll_peer.cpp (CollPeer.cs),
-    /// <c>OompiTests.dll python_peer</c> rank 0 of python.interop_csharp (PythonPeer.cs).
+    /// <c>OompiTests.dll python_peer</c> rank 0 of python.interop_csharp (PythonPeer.cs),
+    /// <c>OompiTests.dll dynamic_child</c> a process spawned by DynamicTests.
     /// </summary>
     public static class Runner
     {
@@ -24,6 +25,7 @@ namespace Oompi.Tests
             if (args.Length > 0 && args[0] == "graph_peer") return GraphPeer.Run();
             if (args.Length > 0 && args[0] == "coll_peer") return CollPeer.Run();
             if (args.Length > 0 && args[0] == "python_peer") return PythonPeer.Run();
+            if (args.Length > 0 && args[0] == "dynamic_child") return DynamicChild.Run();
             using var env = new MpiEnvironment(ThreadLevel.Multiple);
             int rank = Comm.World().Rank;
             double grace = double.TryParse(Environment.GetEnvironmentVariable("OOMPI_TEST_GRACE"),

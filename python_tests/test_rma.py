@@ -36,6 +36,28 @@ def test_create_put_get_fence(world):
     assert win.is_null()
 
 
+def test_window_over_a_slice(world):
+    """A window over arr[1:] (8 bytes past a 16-byte boundary: MPICH 4.0.2 over UCX 1.13 moved
+    such a base, pmodels/mpich#6140) reaches the slice's own elements; a floating-point
+    fetch_and_op sums values (Open MPI 4.1's osc/ucx added bit patterns)."""
+    right, left = ring(world)
+    whole = np.full(8, -1.0)
+    local = whole[1:7]
+    with oompi.Window.create(world, local) as win:
+        assert win.address() == local.ctypes.data
+        win.fence()
+        win.put(np.array([world.rank + 0.5]), right, 0)
+        win.fence()
+        assert list(whole[:3]) == [-1.0, left + 0.5, -1.0]
+        world.barrier()
+        old = np.zeros(1)
+        with win.lock(right, oompi.LockType.EXCLUSIVE):
+            win.fetch_and_op(np.array([2.0]), old, right, 5, oompi.SUM)
+        assert old[0] == -1.0
+        world.barrier()
+        assert whole[6] == 1.0 and whole[7] == -1.0
+
+
 def test_allocate_accumulate(world):
     with oompi.Window.allocate(world, 3, oompi.TypeKind.INT64) as win:
         mem = np.frombuffer(win.memory, dtype=np.int64)

@@ -72,6 +72,59 @@ TEST_CASE("create over a vector: put and get with fence, attributes") {
   CHECK(local[7] == 100 + left);
 }
 
+// Regression: MPICH 4.0.2 over UCX 1.13 rounds a created window's base down to 16 bytes
+// (pmodels/mpich#6140) and every put and get lands early. A slice of an array (a C# array's
+// elements start 8 bytes into a 16-byte block) must still be reached at its own displacements,
+// also when the shift is not a whole element (doubles at 4 bytes past 16).
+TEST_CASE("create over a slice at any alignment: displacements are the caller's") {
+  auto world = oompi::communicator::world();
+  const auto [r, n, right, left] = ring_of(world);
+  alignas(64) unsigned char raw[64 + 8 * sizeof(double)];
+  for (const std::size_t shift : {0, 4, 8, 12, 24}) {
+    CAPTURE(shift);
+    auto* at = reinterpret_cast<double*>(raw + shift);
+    const oompi::typed_buffer<double> slice(at, 6);
+    std::fill(at, at + 6, -1.0);
+    auto win = oompi::window::create(world, slice);
+    CHECK(win.base() == at);
+    CHECK(win.disp_unit() == static_cast<int>(sizeof(double)));
+    CHECK(win.data<double>().data() == at);
+    const std::vector<double> mine = {r + 0.5, r + 1.5};
+    win.fence();
+    win.put(mine, right, 1);
+    win.fence();
+    // Not at[4]: the left neighbour may already be accumulating there in the next epoch.
+    CHECK(std::vector<double>(at, at + 4) == std::vector<double>{-1, left + 0.5, left + 1.5, -1});
+    std::vector<double> got(2);
+    win.get(got, right, 1);
+    const std::vector<double> one = {1.0};
+    win.accumulate(one, right, 4, oompi::ops::sum);
+    win.fence();
+    CHECK(got == mine);
+    CHECK(at[4] == 0.0);
+    CHECK(at[5] == -1.0);
+    world.barrier();  // the left neighbour's fetch_and_op below is after this check
+    const double two = 2.0;
+    double old = 0;
+    if (shift % sizeof(double) != 0) {  // UCX would skip it silently: refused
+      auto e = win.lock(right, oompi::lock_type::exclusive);
+      CHECK_THROWS_WITH(win.fetch_and_op(two, old, right, 5, oompi::ops::sum),
+                        Contains("not aligned to its size (8 bytes)"));
+      continue;
+    }
+    {
+      // A floating-point sum (Open MPI 4.1's osc/ucx adds the bit patterns: -inf).
+      auto e = win.lock(right, oompi::lock_type::exclusive);
+      win.fetch_and_op(two, old, right, 5, oompi::ops::sum);
+      e.flush();
+      CHECK(old == -1.0);
+    }
+    world.barrier();
+    CHECK(at[5] == 1.0);
+    CHECK_THROWS_AS(win.put(mine, right, 5), std::out_of_range);  // bounds: the caller's 6
+  }
+}
+
 TEST_CASE("allocate: accumulate and get_accumulate with fence") {
   auto world = oompi::communicator::world();
   const auto [r, n, right, left] = ring_of(world);

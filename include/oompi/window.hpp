@@ -157,6 +157,24 @@ inline bool is_predefined_op(MPI_Op o) noexcept {
   return false;
 }
 
+// Open MPI's osc/ucx (4.1) runs a fetch_and_op with MPI_SUM on any 4- or 8-byte type as a UCX
+// integer atomic add: on floating types it adds the bit patterns (-1.0 + 2.0 gives -inf; raw C
+// shows it). Such a call goes through MPI_Get_accumulate, which is correct.
+inline bool sum_is_integer_add_only(MPI_Datatype t, MPI_Op o) noexcept {
+#if defined(OMPI_MAJOR_VERSION)
+  if (o != MPI_SUM) return false;
+  const MPI_Datatype floating[] = {MPI_FLOAT, MPI_DOUBLE, MPI_C_FLOAT_COMPLEX,
+                                   MPI_CXX_FLOAT_COMPLEX, MPI_REAL, MPI_DOUBLE_PRECISION,
+                                   MPI_REAL4, MPI_REAL8, MPI_COMPLEX};
+  for (MPI_Datatype f : floating)
+    if (f == t && f != MPI_DATATYPE_NULL) return true;
+#else
+  (void)t;
+  (void)o;
+#endif
+  return false;
+}
+
 [[noreturn]] OOMPI_DETAIL_COLD inline void throw_user_op(const char* routine) {
   throw std::invalid_argument(std::string(routine) +
                               ": MPI allows only predefined ops (oompi::ops::sum, max, replace, "
@@ -403,13 +421,14 @@ public:
   window() noexcept = default;
   window(window&& o) noexcept
       : win_(std::exchange(o.win_, MPI_WIN_NULL)), rank_(o.rank_),
-        dynamic_(o.dynamic_), extents_(std::move(o.extents_)) {}
+        dynamic_(o.dynamic_), misaligned_(o.misaligned_), extents_(std::move(o.extents_)) {}
   window& operator=(window&& o) noexcept {
     if (this != &o) {
       reset();
       win_ = std::exchange(o.win_, MPI_WIN_NULL);
       rank_ = o.rank_;
       dynamic_ = o.dynamic_;
+      misaligned_ = o.misaligned_;
       extents_ = std::move(o.extents_);
     }
     return *this;
@@ -438,7 +457,13 @@ public:
     check_creation("MPI_Win_create", comm, bytes, disp_unit);
     MPI_Win w = MPI_WIN_NULL;
     OOMPI_CHECK(MPI_Win_create, (base, bytes, disp_unit, hints.native(), comm.native(), &w));
-    return window(w, comm, bytes, disp_unit, false);
+    window made(w, comm, bytes, disp_unit, false, base);
+    if (!made.misaligned_ || disp_unit == 1) return made;
+    // MPI moved some process's base by a part of an element (see the constructor): again with
+    // byte displacements everywhere (collective: every process saw the same gathered shifts).
+    made.free();
+    OOMPI_CHECK(MPI_Win_create, (base, bytes, 1, hints.native(), comm.native(), &w));
+    return window(w, comm, bytes, disp_unit, false, base, 1);
   }
   /// A window over `count` new elements of T that MPI allocates (MPI_Win_allocate); data<T>()
   /// is the local part. Not initialised (MPI memory): write it before it is read.
@@ -454,7 +479,7 @@ public:
     MPI_Win w = MPI_WIN_NULL;
     void* base = nullptr;
     OOMPI_CHECK(MPI_Win_allocate, (bytes, disp_unit, hints.native(), comm.native(), &base, &w));
-    return window(w, comm, bytes, disp_unit, false);
+    return window(w, comm, bytes, disp_unit, false, base);
   }
   /// A window in memory shared by processes of one node (MPI_Win_allocate_shared); the
   /// communicator's processes must share memory (split_type(comm_type::shared)). Other
@@ -473,7 +498,7 @@ public:
     void* base = nullptr;
     OOMPI_CHECK(MPI_Win_allocate_shared,
                 (bytes, disp_unit, hints.native(), comm.native(), &base, &w));
-    return window(w, comm, bytes, disp_unit, false);
+    return window(w, comm, bytes, disp_unit, false, base);
   }
   /// A window with no memory yet (MPI_Win_create_dynamic): attach() adds local memory, and a
   /// target displacement is the target's address of the data (what attach returns there).
@@ -527,9 +552,9 @@ public:
   void put(B&& origin, int rank, MPI_Aint disp = 0) const {
     detail::borrowed_origin<B>();
     const detail::buffer_desc d = detail::describe(origin);
-    check_target<detail::element_t<B>>("MPI_Put", rank, disp, d.count, d.type);
+    const MPI_Aint td = check_target<detail::element_t<B>>("MPI_Put", rank, disp, d.count, d.type);
     detail::with_int_count(d, [&](void* p, int n, MPI_Datatype t) {
-      OOMPI_CHECK(MPI_Put, (p, n, t, rank, disp, n, t, win_));
+      OOMPI_CHECK(MPI_Put, (p, n, t, rank, td, n, t, win_));
     });
   }
   /// Writes `origin` into the target layout `t`.
@@ -537,26 +562,30 @@ public:
   void put(B&& origin, int rank, const target_spec& t) const {
     detail::borrowed_origin<B>();
     const detail::buffer_desc d = detail::describe(origin);
-    const int tn = check_spec("MPI_Put", "origin", rank, t, d.count, d.type);
+    const target_args ta = check_spec("MPI_Put", "origin", rank, t, d.count, d.type);
+    const int tn = ta.count;
+    const MPI_Aint td = ta.disp;
     detail::with_int_count(d, [&](void* p, int n, MPI_Datatype ty) {
-      OOMPI_CHECK(MPI_Put, (p, n, ty, rank, t.disp, tn, t.type, win_));
+      OOMPI_CHECK(MPI_Put, (p, n, ty, rank, td, tn, t.type, win_));
     });
   }
   /// Reads `rank`'s window at `disp` into `origin` (complete when the epoch ends or is flushed).
   template <class B, class = detail::enable_if_receivable<B>>
   void get(B&& origin, int rank, MPI_Aint disp = 0) const {
     const detail::buffer_desc d = detail::describe_out(origin);
-    check_target<detail::element_t<B>>("MPI_Get", rank, disp, d.count, d.type);
+    const MPI_Aint td = check_target<detail::element_t<B>>("MPI_Get", rank, disp, d.count, d.type);
     detail::with_int_count(d, [&](void* p, int n, MPI_Datatype t) {
-      OOMPI_CHECK(MPI_Get, (p, n, t, rank, disp, n, t, win_));
+      OOMPI_CHECK(MPI_Get, (p, n, t, rank, td, n, t, win_));
     });
   }
   template <class B, class = detail::enable_if_receivable<B>>
   void get(B&& origin, int rank, const target_spec& t) const {
     const detail::buffer_desc d = detail::describe_out(origin);
-    const int tn = check_spec("MPI_Get", "origin", rank, t, d.count, d.type);
+    const target_args ta = check_spec("MPI_Get", "origin", rank, t, d.count, d.type);
+    const int tn = ta.count;
+    const MPI_Aint td = ta.disp;
     detail::with_int_count(d, [&](void* p, int n, MPI_Datatype ty) {
-      OOMPI_CHECK(MPI_Get, (p, n, ty, rank, t.disp, tn, t.type, win_));
+      OOMPI_CHECK(MPI_Get, (p, n, ty, rank, td, tn, t.type, win_));
     });
   }
   /// Combines `origin` into `rank`'s window with a predefined op (element-wise, atomic per
@@ -566,9 +595,9 @@ public:
     detail::borrowed_origin<B>();
     const MPI_Op o = detail::rma_op<detail::element_t<B>>(op, "MPI_Accumulate");
     const detail::buffer_desc d = detail::describe(origin);
-    check_target<detail::element_t<B>>("MPI_Accumulate", rank, disp, d.count, d.type);
+    const MPI_Aint td = check_target<detail::element_t<B>>("MPI_Accumulate", rank, disp, d.count, d.type);
     detail::with_int_count(d, [&](void* p, int n, MPI_Datatype t) {
-      OOMPI_CHECK(MPI_Accumulate, (p, n, t, rank, disp, n, t, o, win_));
+      OOMPI_CHECK(MPI_Accumulate, (p, n, t, rank, td, n, t, o, win_));
     });
   }
   template <class B, class Op>
@@ -576,9 +605,11 @@ public:
     detail::borrowed_origin<B>();
     const MPI_Op o = detail::rma_op<detail::element_t<B>>(op, "MPI_Accumulate");
     const detail::buffer_desc d = detail::describe(origin);
-    const int tn = check_spec("MPI_Accumulate", "origin", rank, t, d.count, d.type);
+    const target_args ta = check_spec("MPI_Accumulate", "origin", rank, t, d.count, d.type);
+    const int tn = ta.count;
+    const MPI_Aint td = ta.disp;
     detail::with_int_count(d, [&](void* p, int n, MPI_Datatype ty) {
-      OOMPI_CHECK(MPI_Accumulate, (p, n, ty, rank, t.disp, tn, t.type, o, win_));
+      OOMPI_CHECK(MPI_Accumulate, (p, n, ty, rank, td, tn, t.type, o, win_));
     });
   }
   /// Fetches the target's data into `result`, then combines `origin` into it (atomically per
@@ -589,13 +620,13 @@ public:
     detail::borrowed_origin<B>();
     const MPI_Op o = detail::rma_op<detail::element_t<R>>(op, "MPI_Get_accumulate");
     const detail::buffer_desc od = detail::describe(origin), rd = detail::describe_out(result);
-    check_target<detail::element_t<R>>("MPI_Get_accumulate", rank, disp, rd.count, rd.type);
+    const MPI_Aint td = check_target<detail::element_t<R>>("MPI_Get_accumulate", rank, disp, rd.count, rd.type);
     const int rn = detail::target_count("MPI_Get_accumulate", rd.count);
     if (o != MPI_NO_OP)
       detail::check_same_bytes("MPI_Get_accumulate", "origin", od.count, od.type, rd.count, rd.type);
     const int on = o == MPI_NO_OP ? 0 : detail::target_count("MPI_Get_accumulate", od.count);
     OOMPI_CHECK(MPI_Get_accumulate,
-                (od.data, on, od.type, rd.data, rn, rd.type, rank, disp, rn, rd.type, o, win_));
+                (od.data, on, od.type, rd.data, rn, rd.type, rank, td, rn, rd.type, o, win_));
   }
   template <class B, class R, class Op, class = detail::enable_if_receivable<R>>
   void get_accumulate(B&& origin, R&& result, int rank, const target_spec& t,
@@ -603,13 +634,15 @@ public:
     detail::borrowed_origin<B>();
     const MPI_Op o = detail::rma_op<detail::element_t<R>>(op, "MPI_Get_accumulate");
     const detail::buffer_desc od = detail::describe(origin), rd = detail::describe_out(result);
-    const int tn = check_spec("MPI_Get_accumulate", "result", rank, t, rd.count, rd.type);
+    const target_args ta = check_spec("MPI_Get_accumulate", "result", rank, t, rd.count, rd.type);
+    const int tn = ta.count;
+    const MPI_Aint td = ta.disp;
     if (o != MPI_NO_OP)
       detail::check_same_bytes("MPI_Get_accumulate", "origin", od.count, od.type, t.count, t.type);
     const int on = o == MPI_NO_OP ? 0 : detail::target_count("MPI_Get_accumulate", od.count);
     const int rn = detail::target_count("MPI_Get_accumulate", rd.count);
     OOMPI_CHECK(MPI_Get_accumulate,
-                (od.data, on, od.type, rd.data, rn, rd.type, rank, t.disp, tn, t.type, o, win_));
+                (od.data, on, od.type, rd.data, rn, rd.type, rank, td, tn, t.type, o, win_));
   }
   /// One element: result = target; target = op(value, target) (MPI_Fetch_and_op; T must be
   /// a predefined type). `result` is valid once the epoch ends or is flushed; `value`, like
@@ -622,8 +655,7 @@ public:
     static_assert(has_datatype_v<T>, "oompi::window::fetch_and_op: T has no MPI datatype");
     const MPI_Op o = detail::rma_op<T>(op, "MPI_Fetch_and_op");
     const MPI_Datatype t = datatype_of<T>();
-    check_target<T>("MPI_Fetch_and_op", rank, disp, 1, t);
-    OOMPI_CHECK(MPI_Fetch_and_op, (&value, &result, t, rank, disp, o, win_));
+    fetch_and_op(&value, &result, t, rank, disp, o);
   }
   /// One element: result = target; if target == compare, target = value
   /// (MPI_Compare_and_swap; T an integer, bool or std::byte type).
@@ -637,8 +669,7 @@ public:
                   "same type");
     static_assert(has_datatype_v<T>, "oompi::window::compare_and_swap: T has no MPI datatype");
     const MPI_Datatype t = datatype_of<T>();
-    check_target<T>("MPI_Compare_and_swap", rank, disp, 1, t);
-    OOMPI_CHECK(MPI_Compare_and_swap, (&value, &compare, &result, t, rank, disp, win_));
+    compare_and_swap(&value, &compare, &result, t, rank, disp);
   }
 
   /// Untyped forms of the two calls above (a run-time facade's): one element of `type` at
@@ -646,13 +677,17 @@ public:
   void fetch_and_op(const void* value, void* result, MPI_Datatype type, int rank, MPI_Aint disp,
                     MPI_Op op) const {
     if (!detail::is_predefined_op(op)) detail::throw_user_op("MPI_Fetch_and_op");
-    check_target<void>("MPI_Fetch_and_op", rank, disp, 1, type);
-    OOMPI_CHECK(MPI_Fetch_and_op, (value, result, type, rank, disp, op, win_));
+    const MPI_Aint td = check_atomic("MPI_Fetch_and_op", rank, disp, type);
+    if (OOMPI_DETAIL_UNLIKELY(detail::sum_is_integer_add_only(type, op)))
+      OOMPI_CHECK(MPI_Get_accumulate,
+                  (value, 1, type, result, 1, type, rank, td, 1, type, op, win_));
+    else
+      OOMPI_CHECK(MPI_Fetch_and_op, (value, result, type, rank, td, op, win_));
   }
   void compare_and_swap(const void* value, const void* compare, void* result, MPI_Datatype type,
                         int rank, MPI_Aint disp) const {
-    check_target<void>("MPI_Compare_and_swap", rank, disp, 1, type);
-    OOMPI_CHECK(MPI_Compare_and_swap, (value, compare, result, type, rank, disp, win_));
+    const MPI_Aint td = check_atomic("MPI_Compare_and_swap", rank, disp, type);
+    OOMPI_CHECK(MPI_Compare_and_swap, (value, compare, result, type, rank, td, win_));
   }
 
   // --- request-based (passive-target epochs only) -----------------------------------------
@@ -664,10 +699,10 @@ public:
   request rput(B&& origin, int rank, MPI_Aint disp = 0) const {
     return start_owned(std::forward<B>(origin), [&](const auto& b) {
       const detail::buffer_desc d = detail::describe(b);
-      check_target<detail::element_t<B>>("MPI_Rput", rank, disp, d.count, d.type);
+      const MPI_Aint td = check_target<detail::element_t<B>>("MPI_Rput", rank, disp, d.count, d.type);
       const int n = detail::target_count("MPI_Rput", d.count);
       MPI_Request r = MPI_REQUEST_NULL;
-      OOMPI_CHECK(MPI_Rput, (d.data, n, d.type, rank, disp, n, d.type, win_, &r));
+      OOMPI_CHECK(MPI_Rput, (d.data, n, d.type, rank, td, n, d.type, win_, &r));
       return r;
     });
   }
@@ -675,29 +710,33 @@ public:
   request rput(B&& origin, int rank, const target_spec& t) const {
     return start_owned(std::forward<B>(origin), [&](const auto& b) {
       const detail::buffer_desc d = detail::describe(b);
-      const int tn = check_spec("MPI_Rput", "origin", rank, t, d.count, d.type);
+      const target_args ta = check_spec("MPI_Rput", "origin", rank, t, d.count, d.type);
+      const int tn = ta.count;
+      const MPI_Aint td = ta.disp;
       const int n = detail::target_count("MPI_Rput", d.count);
       MPI_Request r = MPI_REQUEST_NULL;
-      OOMPI_CHECK(MPI_Rput, (d.data, n, d.type, rank, t.disp, tn, t.type, win_, &r));
+      OOMPI_CHECK(MPI_Rput, (d.data, n, d.type, rank, td, tn, t.type, win_, &r));
       return r;
     });
   }
   template <class B, class = detail::enable_if_receivable<B>>
   request rget(B&& origin, int rank, MPI_Aint disp = 0) const {
     const detail::buffer_desc d = detail::describe_out(origin);
-    check_target<detail::element_t<B>>("MPI_Rget", rank, disp, d.count, d.type);
+    const MPI_Aint td = check_target<detail::element_t<B>>("MPI_Rget", rank, disp, d.count, d.type);
     const int n = detail::target_count("MPI_Rget", d.count);
     MPI_Request r = MPI_REQUEST_NULL;
-    OOMPI_CHECK(MPI_Rget, (d.data, n, d.type, rank, disp, n, d.type, win_, &r));
+    OOMPI_CHECK(MPI_Rget, (d.data, n, d.type, rank, td, n, d.type, win_, &r));
     return request(r);
   }
   template <class B, class = detail::enable_if_receivable<B>>
   request rget(B&& origin, int rank, const target_spec& t) const {
     const detail::buffer_desc d = detail::describe_out(origin);
-    const int tn = check_spec("MPI_Rget", "origin", rank, t, d.count, d.type);
+    const target_args ta = check_spec("MPI_Rget", "origin", rank, t, d.count, d.type);
+    const int tn = ta.count;
+    const MPI_Aint td = ta.disp;
     const int n = detail::target_count("MPI_Rget", d.count);
     MPI_Request r = MPI_REQUEST_NULL;
-    OOMPI_CHECK(MPI_Rget, (d.data, n, d.type, rank, t.disp, tn, t.type, win_, &r));
+    OOMPI_CHECK(MPI_Rget, (d.data, n, d.type, rank, td, tn, t.type, win_, &r));
     return request(r);
   }
   template <class B, class Op>
@@ -705,10 +744,10 @@ public:
     const MPI_Op o = detail::rma_op<detail::element_t<B>>(op, "MPI_Raccumulate");
     return start_owned(std::forward<B>(origin), [&](const auto& b) {
       const detail::buffer_desc d = detail::describe(b);
-      check_target<detail::element_t<B>>("MPI_Raccumulate", rank, disp, d.count, d.type);
+      const MPI_Aint td = check_target<detail::element_t<B>>("MPI_Raccumulate", rank, disp, d.count, d.type);
       const int n = detail::target_count("MPI_Raccumulate", d.count);
       MPI_Request r = MPI_REQUEST_NULL;
-      OOMPI_CHECK(MPI_Raccumulate, (d.data, n, d.type, rank, disp, n, d.type, o, win_, &r));
+      OOMPI_CHECK(MPI_Raccumulate, (d.data, n, d.type, rank, td, n, d.type, o, win_, &r));
       return r;
     });
   }
@@ -718,7 +757,7 @@ public:
                           const Op& op) const {
     const MPI_Op o = detail::rma_op<detail::element_t<R>>(op, "MPI_Rget_accumulate");
     const detail::buffer_desc rd = detail::describe_out(result);
-    check_target<detail::element_t<R>>("MPI_Rget_accumulate", rank, disp, rd.count, rd.type);
+    const MPI_Aint td = check_target<detail::element_t<R>>("MPI_Rget_accumulate", rank, disp, rd.count, rd.type);
     const int rn = detail::target_count("MPI_Rget_accumulate", rd.count);
     return start_owned(std::forward<B>(origin), [&](const auto& b) {
       const detail::buffer_desc od = detail::describe(b);
@@ -727,7 +766,7 @@ public:
                                  rd.type);
       const int on = o == MPI_NO_OP ? 0 : detail::target_count("MPI_Rget_accumulate", od.count);
       MPI_Request r = MPI_REQUEST_NULL;
-      OOMPI_CHECK(MPI_Rget_accumulate, (od.data, on, od.type, rd.data, rn, rd.type, rank, disp,
+      OOMPI_CHECK(MPI_Rget_accumulate, (od.data, on, od.type, rd.data, rn, rd.type, rank, td,
                                         rn, rd.type, o, win_, &r));
       return r;
     });
@@ -819,10 +858,19 @@ public:
   // --- attributes ---------------------------------------------------------------------------
 
   /// This process's memory (MPI_WIN_BASE); nullptr for a dynamic window.
-  void* base() const { return attr<void*>(MPI_WIN_BASE, "MPI_WIN_BASE"); }
+  void* base() const {
+    void* b = attr<void*>(MPI_WIN_BASE, "MPI_WIN_BASE");
+    if (dynamic_ || b == nullptr) return b;
+    const extent& e = extents_[static_cast<std::size_t>(rank_)];
+    return static_cast<char*>(b) + e.offset * (e.unit / e.scale);  // see the constructor
+  }
   /// Bytes of this process's window (MPI_WIN_SIZE).
   MPI_Aint size() const { return *attr<MPI_Aint*>(MPI_WIN_SIZE, "MPI_WIN_SIZE"); }
-  int disp_unit() const { return *attr<int*>(MPI_WIN_DISP_UNIT, "MPI_WIN_DISP_UNIT"); }
+  /// The displacement unit given at creation (MPI_WIN_DISP_UNIT unless oompi had to use bytes).
+  int disp_unit() const {
+    require("oompi::window::disp_unit");
+    return static_cast<int>(extents_[static_cast<std::size_t>(rank_)].unit);
+  }
   window_flavor flavor() const {
     return static_cast<window_flavor>(*attr<int*>(MPI_WIN_CREATE_FLAVOR, "MPI_WIN_CREATE_FLAVOR"));
   }
@@ -890,26 +938,55 @@ public:
   }
 
 private:
+  // A process's window as every process sees it. MPI's displacement of an element at `disp`
+  // (in `unit`) is disp x scale + offset: scale 1 and offset 0 unless MPI moved the base (below).
   struct extent {
     MPI_Aint bytes;
     MPI_Aint unit;
+    MPI_Aint scale;
+    MPI_Aint offset;
+    MPI_Aint address;  // of the memory (0: dynamic), for the alignment of atomics
   };
 
   // Installs MPI_ERRORS_RETURN and records every process's size and disp_unit (one
   // allgather) so that bounds checks need no communication.
-  window(MPI_Win w, const intracommunicator& comm, MPI_Aint bytes, int unit, bool dynamic)
+  //
+  // `wanted` is the base given to MPI_Win_create. MPICH 4.0.0-4.0.2 over UCX >= 1.13 replaces
+  // it by the start of UCX's registration, rounded down to 16 bytes (pmodels/mpich#6140): every
+  // put and get then lands that many bytes early, at every target (raw C shows it). The shift
+  // is read back from MPI_WIN_BASE and added to each displacement, in units of the MPI
+  // disp_unit `mpi_unit` (create() falls back to byte units when the shift is not a whole
+  // number of elements: misaligned_ is then set).
+  window(MPI_Win w, const intracommunicator& comm, MPI_Aint bytes, int unit, bool dynamic,
+         const void* wanted = nullptr, int mpi_unit = 0)
       : win_(w), rank_(comm.rank()), dynamic_(dynamic) {
     if (const int rc = MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN); rc != MPI_SUCCESS) {
       MPI_Win_free(&win_);
       detail::throw_mpi_error("MPI_Win_set_errhandler", rc);
     }
+    if (mpi_unit == 0) mpi_unit = unit;
+    MPI_Aint shift = 0;
+    if (wanted != nullptr && bytes > 0) {
+      void* got = nullptr;
+      int flag = 0;
+      if (MPI_Win_get_attr(win_, MPI_WIN_BASE, &got, &flag) == MPI_SUCCESS && flag)
+        shift = static_cast<MPI_Aint>(static_cast<const char*>(wanted) -
+                                      static_cast<const char*>(got));
+    }
     extents_.resize(static_cast<std::size_t>(comm.size()));
-    const extent mine{bytes, unit};
-    if (const int rc = MPI_Allgather(&mine, 2, MPI_AINT, extents_.data(), 2, MPI_AINT,
+    const MPI_Aint mine[5] = {bytes, unit, shift, mpi_unit, reinterpret_cast<MPI_Aint>(wanted)};
+    static_assert(sizeof(extent) == sizeof(mine), "extent is gathered as 5 MPI_Aint");
+    if (const int rc = MPI_Allgather(mine, 5, MPI_AINT, extents_.data(), 5, MPI_AINT,
                                      comm.native());
         rc != MPI_SUCCESS) {
       MPI_Win_free(&win_);
       detail::throw_mpi_error("MPI_Allgather", rc);
+    }
+    for (extent& e : extents_) {  // gathered as {bytes, unit, shift, mpi_unit, address}
+      const MPI_Aint s = e.scale, mu = e.offset;
+      if (s % mu != 0) misaligned_ = true;
+      e.scale = e.unit / mu;
+      e.offset = s / mu;
     }
   }
 
@@ -950,18 +1027,22 @@ private:
   }
   // The target range [disp x unit + lo, disp x unit + hi) must lie inside [0, size) of the
   // target's window. proc_null targets are no-ops for MPI and pass.
+  // Returns MPI's displacement for `disp`.
   template <class T>
-  void check_target(const char* routine, int rank, MPI_Aint disp, std::size_t count,
-                    MPI_Datatype type) const {
+  MPI_Aint check_target(const char* routine, int rank, MPI_Aint disp, std::size_t count,
+                        MPI_Datatype type) const {
     require(routine);
-    if (rank == MPI_PROC_NULL) return;
+    if (rank == MPI_PROC_NULL) return disp;
     check_rank(routine, rank, false);
-    if (dynamic_ || count == 0) return;
+    if (dynamic_) return disp;
     const extent& e = extents_[static_cast<std::size_t>(rank)];
-    const auto span = detail::type_span<T>(count, type);
-    const detail::rma_wide start = static_cast<detail::rma_wide>(disp) * e.unit;
-    if (OOMPI_DETAIL_UNLIKELY(start + span.first < 0 || start + span.second > e.bytes))
-      throw_bounds(routine, rank, disp, count, span.second - span.first, e);
+    if (count != 0) {
+      const auto span = detail::type_span<T>(count, type);
+      const detail::rma_wide start = static_cast<detail::rma_wide>(disp) * e.unit;
+      if (OOMPI_DETAIL_UNLIKELY(start + span.first < 0 || start + span.second > e.bytes))
+        throw_bounds(routine, rank, disp, count, span.second - span.first, e);
+    }
+    return disp * e.scale + e.offset;
   }
   [[noreturn]] OOMPI_DETAIL_COLD static void throw_bounds(const char* routine, int rank,
                                                           MPI_Aint disp, std::size_t count,
@@ -975,14 +1056,38 @@ private:
                             " bytes");
   }
   // An explicit target: bounds, matching byte counts, an int target count.
-  int check_spec(const char* routine, const char* what, int rank, const target_spec& t,
-                 std::size_t count, MPI_Datatype type) const {
+  // An atomic's element must be aligned to its size: UCX refuses a misaligned one (Open MPI's
+  // osc/ucx then returns success with the target untouched and the result unwritten).
+  MPI_Aint check_atomic(const char* routine, int rank, MPI_Aint disp, MPI_Datatype type) const {
+    const MPI_Aint td = check_target<void>(routine, rank, disp, 1, type);
+    if (rank == MPI_PROC_NULL) return td;
+    int size = 0;
+    if (MPI_Type_size(type, &size) != MPI_SUCCESS || size <= 0 || (size & (size - 1)) != 0)
+      return td;
+    const extent& e = extents_[static_cast<std::size_t>(rank)];
+    const MPI_Aint at = dynamic_ ? disp : e.address + disp * e.unit;
+    if (OOMPI_DETAIL_UNLIKELY(at % size != 0)) throw_misaligned(routine, rank, disp, size);
+    return td;
+  }
+  [[noreturn]] OOMPI_DETAIL_COLD static void throw_misaligned(const char* routine, int rank,
+                                                              MPI_Aint disp, int size) {
+    throw std::invalid_argument(std::string(routine) + ": the element at displacement " +
+                                std::to_string(disp) + " of rank " + std::to_string(rank) +
+                                "'s window is not aligned to its size (" + std::to_string(size) +
+                                " bytes); atomic operations need naturally aligned elements");
+  }
+  struct target_args {
+    int count;
+    MPI_Aint disp;
+  };
+  target_args check_spec(const char* routine, const char* what, int rank, const target_spec& t,
+                         std::size_t count, MPI_Datatype type) const {
     require(routine);
     if (t.type == MPI_DATATYPE_NULL)
       throw std::invalid_argument(std::string(routine) + ": null target datatype");
-    check_target<void>(routine, rank, t.disp, t.count, t.type);
+    const MPI_Aint disp = check_target<void>(routine, rank, t.disp, t.count, t.type);
     detail::check_same_bytes(routine, what, count, type, t.count, t.type);
-    return detail::target_count(routine, t.count);
+    return {detail::target_count(routine, t.count), disp};
   }
   // rput/raccumulate: a named buffer (or a view) is borrowed; a temporary container is moved
   // into the request and kept until the operation completes.
@@ -1015,6 +1120,7 @@ private:
   MPI_Win win_ = MPI_WIN_NULL;
   int rank_ = MPI_PROC_NULL;
   bool dynamic_ = false;
+  bool misaligned_ = false;
   std::vector<extent> extents_;
 };
 

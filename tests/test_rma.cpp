@@ -75,54 +75,81 @@ TEST_CASE("create over a vector: put and get with fence, attributes") {
 // Regression: MPICH 4.0.2 over UCX 1.13 rounds a created window's base down to 16 bytes
 // (pmodels/mpich#6140) and every put and get lands early. A slice of an array (a C# array's
 // elements start 8 bytes into a 16-byte block) must still be reached at its own displacements,
-// also when the shift is not a whole element (doubles at 4 bytes past 16).
+// also when the shift is not a whole displacement unit (pairs of ints at 4 bytes past 16).
 TEST_CASE("create over a slice at any alignment: displacements are the caller's") {
   auto world = oompi::communicator::world();
   const auto [r, n, right, left] = ring_of(world);
-  alignas(64) unsigned char raw[64 + 8 * sizeof(double)];
+  alignas(64) unsigned char raw[64 + 12 * sizeof(int)];
   for (const std::size_t shift : {0, 4, 8, 12, 24}) {
     CAPTURE(shift);
-    auto* at = reinterpret_cast<double*>(raw + shift);
-    const oompi::typed_buffer<double> slice(at, 6);
-    std::fill(at, at + 6, -1.0);
-    auto win = oompi::window::create(world, slice);
+    auto* at = reinterpret_cast<int*>(raw + shift);
+    std::fill(at, at + 12, -1);
+    auto win = oompi::window::create(world, at, 12 * sizeof(int), 2 * sizeof(int));  // pairs
     CHECK(win.base() == at);
-    CHECK(win.disp_unit() == static_cast<int>(sizeof(double)));
-    CHECK(win.data<double>().data() == at);
-    const std::vector<double> mine = {r + 0.5, r + 1.5};
+    CHECK(win.disp_unit() == static_cast<int>(2 * sizeof(int)));
+    const std::vector<int> mine = {r, r + 1};
     win.fence();
     win.put(mine, right, 1);
     win.fence();
-    // Not at[4]: the left neighbour may already be accumulating there in the next epoch.
-    CHECK(std::vector<double>(at, at + 4) == std::vector<double>{-1, left + 0.5, left + 1.5, -1});
-    std::vector<double> got(2);
+    // Not at[8]: the left neighbour may already be accumulating there in the next epoch.
+    CHECK(std::vector<int>(at, at + 6) == std::vector<int>{-1, -1, left, left + 1, -1, -1});
+    std::vector<int> got(2);
+    const int one = 1;
     win.get(got, right, 1);
-    const std::vector<double> one = {1.0};
     win.accumulate(one, right, 4, oompi::ops::sum);
     win.fence();
     CHECK(got == mine);
-    CHECK(at[4] == 0.0);
-    CHECK(at[5] == -1.0);
+    CHECK(at[8] == 0);
+    CHECK(at[10] == -1);
     world.barrier();  // the left neighbour's fetch_and_op below is after this check
-    const double two = 2.0;
-    double old = 0;
-    if (shift % sizeof(double) != 0) {  // UCX would skip it silently: refused
-      auto e = win.lock(right, oompi::lock_type::exclusive);
-      CHECK_THROWS_WITH(win.fetch_and_op(two, old, right, 5, oompi::ops::sum),
-                        Contains("not aligned to its size (8 bytes)"));
-      continue;
-    }
+    const int two = 2;
+    int old = 0;
     {
-      // A floating-point sum (Open MPI 4.1's osc/ucx adds the bit patterns: -inf).
       auto e = win.lock(right, oompi::lock_type::exclusive);
       win.fetch_and_op(two, old, right, 5, oompi::ops::sum);
       e.flush();
-      CHECK(old == -1.0);
+      CHECK(old == -1);
+      // An 8-byte atomic must be aligned to 8 (UCX would skip it silently): refused.
+      const long long wide = 1;
+      long long wide_old = 0;
+      if ((shift + 5 * 2 * sizeof(int)) % 8 != 0)
+        CHECK_THROWS_WITH(win.fetch_and_op(wide, wide_old, right, 5, oompi::ops::sum),
+                          Contains("not aligned to its size (8 bytes)"));
     }
     world.barrier();
-    CHECK(at[5] == 1.0);
-    CHECK_THROWS_AS(win.put(mine, right, 5), std::out_of_range);  // bounds: the caller's 6
+    CHECK(at[10] == 1);
+    CHECK_THROWS_AS(win.put(mine, right, 6), std::out_of_range);  // bounds: the caller's 6 pairs
   }
+}
+
+// Regression: Open MPI 4.1's osc/ucx runs fetch_and_op(sum) on a double as an integer add of
+// the bit patterns (-1.0 + 2.0 gave -inf).
+TEST_CASE("fetch_and_op sums floating-point values") {
+  auto world = oompi::communicator::world();
+  const auto [r, n, right, left] = ring_of(world);
+  std::vector<double> local(2, -1.0);
+  std::vector<float> small(2, -1.0f);
+  auto win = oompi::window::create(world, local);
+  auto fwin = oompi::window::create(world, small);
+  world.barrier();
+  const double two = 2.0;
+  const float half = 0.5f;
+  double old = 0;
+  float fold = 0;
+  {
+    auto e = win.lock(right, oompi::lock_type::exclusive);
+    win.fetch_and_op(two, old, right, 1, oompi::ops::sum);
+  }
+  {
+    auto e = fwin.lock(right, oompi::lock_type::exclusive);
+    fwin.fetch_and_op(half, fold, right, 1, oompi::ops::sum);
+  }
+  world.barrier();
+  CHECK(old == -1.0);
+  CHECK(fold == -1.0f);
+  CHECK(local[1] == 1.0);
+  CHECK(small[1] == -0.5f);
+  CHECK(local[0] == -1.0);
 }
 
 TEST_CASE("allocate: accumulate and get_accumulate with fence") {

@@ -264,5 +264,32 @@ namespace Oompi.Tests
             v.Dispose();
             Assert.Throws<ObjectDisposedException>(() => v.Contents());
         }
+    
+        [Fact]
+        public void FileHints()
+        {
+            var pid = new long[] { Environment.ProcessId };
+            world.Bcast(pid, 0);
+            var p = System.IO.Path.Combine(System.IO.Path.GetTempPath(), $"oompi_csparity_{pid[0]}.bin");
+            try
+            {
+                var hints = Info.Create();
+                hints.Set("access_style", "write_once");
+                using (var f = MpiFile.Open(world, p, Mpi.ModeCreate | Mpi.ModeRdwr, hints))
+                {
+                    using (var got = f.GetInfo())
+                        Assert.True(got.Size >= 0);  // MPI may drop any hint
+                    f.SetInfo(hints);
+                    Assert.Throws<ArgumentException>(() => f.SetInfo(new Info()));
+                }
+                hints.Dispose();
+                Assert.Throws<ObjectDisposedException>(() => MpiFile.Open(world, p, Mpi.ModeRdonly, hints));
+            }
+            finally
+            {
+                world.Barrier();
+                if (Rank == 0) System.IO.File.Delete(p);
+            }
+        }
     }
 }

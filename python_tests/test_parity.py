@@ -274,3 +274,28 @@ def test_datatype_contents():
             assert list(h.contents().addresses()) == [24]
     with pytest.raises(oompi.ClosedError):
         v.contents()
+
+
+def test_file_hints(world):
+    import os
+    import tempfile
+    pid = np.array([os.getpid()], dtype=np.int64)
+    world.bcast(pid, 0)
+    p = os.path.join(tempfile.gettempdir(), f"oompi_pyparity_{pid[0]}.bin")
+    hints = oompi.Info.create()
+    hints.set("access_style", "write_once")
+    try:
+        with oompi.File.open(world, p, oompi.MODE_CREATE | oompi.MODE_RDWR, hints) as f:
+            got = f.get_info()
+            assert isinstance(got, oompi.Info) and got.size >= 0   # MPI may drop any hint
+            got.close()
+            f.set_info(hints)
+            with pytest.raises(ValueError):
+                f.set_info(oompi.Info())                           # null info
+        hints.close()
+        with pytest.raises(oompi.ClosedError):
+            oompi.File.open(world, p, oompi.MODE_RDONLY, hints)
+    finally:
+        world.barrier()
+        if world.rank == 0 and os.path.exists(p):
+            os.remove(p)

@@ -365,4 +365,27 @@ class ParityTest {
     assertThrows(IllegalArgumentException.class,
         () -> world.ireduceScatter(new double[size], new double[3], new int[size], Op.SUM));
   }
+
+  @Test
+  void fileHints() throws Exception {
+    long[] pid = {ProcessHandle.current().pid()};
+    world.bcast(pid, 0);
+    String p = System.getProperty("java.io.tmpdir") + "/oompi_jparity_" + pid[0] + ".bin";
+    try (Info hints = Info.create()) {
+      hints.set("access_style", "write_once");
+      try (org.oompi.File f = org.oompi.File.open(world, p, MPI.MODE_CREATE | MPI.MODE_RDWR, hints)) {
+        try (Info got = f.getInfo()) {
+          assertTrue(got.getSize() >= 0);  // MPI may drop any hint
+        }
+        f.setInfo(hints);
+        assertThrows(IllegalArgumentException.class, () -> f.setInfo(new Info()));
+      }
+      hints.close();
+      assertThrows(IllegalStateException.class,
+          () -> org.oompi.File.open(world, p, MPI.MODE_RDONLY, hints));
+    } finally {
+      world.barrier();
+      if (rank == 0) java.nio.file.Files.deleteIfExists(java.nio.file.Path.of(p));
+    }
+  }
 }

@@ -11,6 +11,8 @@
 
 #include "common.hpp"
 
+#include <oompi/info.hpp>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,6 +53,9 @@ public:
   MPI_Info native(const char* what) const;
   /// Takes ownership of a handle MPI returned (MPI_Comm_get_info ...).
   static info adopt(MPI_Info handle);
+  /// A non-owning core view (info::null() for a null info), for the core's calls that take
+  /// hints (window and file creation ...): oompi::window::allocate(c, n, hints.core(what)).
+  oompi::info core(const char* what) const { return oompi::info(native(what), false); }
 #endif
 
 private:

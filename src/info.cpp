@@ -12,6 +12,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace oompi::rt {
 
@@ -157,7 +158,12 @@ comm comm_future::get() {
   if (!st_) detail::throw_null("comm_future.get", "communicator future");
   if (!st_->done) {
     if (st_->req.is_pending()) st_->req.wait();
-    st_->result = comm(comm::state::adopt(*st_->slot, true));
+    // Taken out of the slot first: adopt frees the handle when it fails, and a second get()
+    // must not wrap a freed handle.
+    const MPI_Comm h = std::exchange(*st_->slot, MPI_COMM_NULL);
+    if (h == MPI_COMM_NULL)
+      throw std::logic_error("comm_future.get: the duplication failed; there is no communicator");
+    st_->result = comm(comm::state::adopt(h, true));
     st_->done = true;
   }
   return st_->result;

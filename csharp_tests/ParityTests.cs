@@ -5,7 +5,8 @@ using Xunit;
 namespace Oompi.Tests
 {
     /// <summary>Binding parity with the C++ core (issue 15): group rank ranges, ReduceLocal,
-    /// in-place v-collectives, IreduceScatter, neighbour v-collectives; with their bad inputs.</summary>
+    /// in-place v-collectives, IreduceScatter, neighbour v-collectives; info objects, attributes,
+    /// alltoallw, graphs, Idup, datatype contents; with their bad inputs.</summary>
     public class ParityTests
     {
         private readonly Comm world = Comm.World();
@@ -94,6 +95,201 @@ namespace Oompi.Tests
                                 new[] { left + 1 }, new[] { 0 });
             Assert.All(into, v => Assert.Equal(left, v));
             Assert.Throws<ArgumentException>(() => g.NeighborAllgatherv(new double[1], new double[1], new[] { 1, 1 }, new[] { 0, 0 }));
+        }
+    
+        // --- second part ------------------------------------------------------------------
+
+        [Fact]
+        public void InfoObjects()
+        {
+            using var info = Info.Create();
+            info.Set("no_locks", "true");
+            info.Set("cb_nodes", "2");
+            Assert.Equal(2, info.Size);
+            Assert.Equal("2", info.Get("cb_nodes"));
+            Assert.True(info.Contains("no_locks"));
+            Assert.Contains("cb_nodes", info.Keys());
+            var copy = info.Dup();
+            Assert.True(info.Remove("cb_nodes"));
+            Assert.False(info.Remove("cb_nodes"));
+            Assert.Equal(1, info.Size);
+            Assert.Equal(2, copy.Size);
+            Assert.Throws<ArgumentOutOfRangeException>(() => info.Get("cb_nodes"));
+            Assert.Throws<ArgumentException>(() => info.Set("", "x"));
+            Assert.Throws<ArgumentException>(() => info.Set(new string('k', 1000), "x"));
+            Assert.Throws<ArgumentException>(() => info.Set("k", ""));
+            using (var c = world.DupWithInfo(copy))
+            {
+                Assert.Equal(Size, c.Size);
+                c.SetInfo(info);
+                using var got = c.GetInfo();
+                Assert.False(got.IsNull());
+                Assert.Throws<ArgumentException>(() => c.SetInfo(new Info()));
+            }
+            copy.Dispose();
+            copy.Dispose();  // idempotent
+            Assert.Throws<ObjectDisposedException>(() => copy.Get("cb_nodes"));
+            Assert.Throws<ObjectDisposedException>(() => world.DupWithInfo(copy));
+        }
+
+        [Fact]
+        public void Attributes()
+        {
+            using (var copied = Keyval.Create(true))
+            using (var priv = Keyval.Create(false))
+            {
+                long big = (1L << 40) + Rank;
+                copied.Set(world, big);
+                priv.Set(world, -7);
+                Assert.Equal(big, copied.Get(world));
+                using (var d = world.Dup())
+                {
+                    Assert.Equal(big, copied.Get(d));
+                    Assert.False(priv.Has(d));
+                    Assert.Throws<ArgumentOutOfRangeException>(() => priv.Get(d));
+                }
+                copied.Set(world, 5);
+                Assert.Equal(5, copied.Get(world));
+                Assert.True(copied.Remove(world));
+                Assert.False(copied.Remove(world));
+                Assert.True(priv.Remove(world));
+                copied.Dispose();
+                Assert.Throws<ObjectDisposedException>(() => copied.Set(world, 1));
+            }
+            Assert.True(Comm.TagUb() >= 32767);
+            Assert.True(Comm.Appnum() >= -1);
+            Assert.True(Comm.UniverseSize() == -1 || Comm.UniverseSize() >= 1);  // slots, not ranks
+            Comm.WtimeIsGlobal();
+        }
+
+        [Fact]
+        public void Alltoallw()
+        {
+            using var pair = Datatype.Contiguous(2, Datatype.Double);
+            var send = Enumerable.Range(0, 2 * Size).Select(i => (double)(i + 100 * Rank)).ToArray();
+            var recv = new double[2 * Size];
+            var stypes = new DatatypeVector(Enumerable.Range(0, Size).Select(r => r % 2 == 0 ? Datatype.Double : pair).ToArray());
+            var rtypes = new DatatypeVector(Enumerable.Repeat(pair, Size).ToArray());
+            var scounts = Enumerable.Range(0, Size).Select(r => r % 2 == 0 ? 2 : 1).ToArray();
+            var ones = Enumerable.Repeat(1, Size).ToArray();
+            var displs = Enumerable.Range(0, Size).Select(r => 16 * r).ToArray();
+            world.Alltoallw(send, scounts, displs, stypes, recv, ones, displs, rtypes);
+            for (int r = 0; r < Size; r++)
+            {
+                Assert.Equal(100 * r + 2 * Rank, recv[2 * r]);
+                Assert.Equal(100 * r + 2 * Rank + 1, recv[2 * r + 1]);
+            }
+            var twos = Enumerable.Repeat(2, Size).ToArray();
+            Assert.Throws<ArgumentException>(() => world.Alltoallw(send, scounts, displs, stypes, recv, twos, displs, rtypes));
+            var fewer = new DatatypeVector(stypes.Take(Size - 1).ToArray());
+            Assert.Throws<ArgumentException>(() => world.Alltoallw(send, scounts, displs, fewer, recv, ones, displs, rtypes));
+        }
+
+        [Fact]
+        public void NeighbourAlltoallw()
+        {
+            int left = (Rank - 1 + Size) % Size, right = (Rank + 1) % Size;
+            using var g = world.CreateDistGraph(new[] { left }, new[] { right });
+            var into = new long[3];
+            var longs = new DatatypeVector(new[] { Datatype.Long });
+            g.NeighborAlltoallw(new long[] { Rank, Rank * 10L }, new[] { 2 }, new long[] { 0 }, longs,
+                                into, new[] { 2 }, new long[] { 8 }, longs);
+            Assert.Equal(new long[] { 0, left, left * 10L }, into);
+            Assert.Throws<ArgumentException>(() => g.NeighborAlltoallw(new long[2], new[] { 2, 1 }, new long[] { 0, 0 },
+                longs, into, new[] { 2 }, new long[] { 8 }, longs));
+        }
+
+        [Fact]
+        public void GraphTopology()
+        {
+            var index = Enumerable.Range(0, Size).Select(i => 2 * (i + 1)).ToArray();
+            var edges = Enumerable.Range(0, Size).SelectMany(i => new[] { (i - 1 + Size) % Size, (i + 1) % Size }).ToArray();
+            using (var g = world.CreateGraph(index, edges, false))
+            {
+                Assert.Equal(TopologyKind.Graph, g.Topology());
+                Assert.Equal(Size, g.Nnodes());
+                Assert.Equal(2 * Size, g.Nedges());
+                Assert.Equal(index, g.Index());
+                Assert.Equal(edges, g.Edges());
+                Assert.Equal(2, g.NeighborsCount(Rank));
+                var mine = new[] { (Rank - 1 + Size) % Size, (Rank + 1) % Size };
+                Assert.Equal(mine, g.Neighbors());
+                var got = new int[2];
+                g.NeighborAllgather(new[] { Rank }, got);
+                Assert.Equal(mine, got);
+                Assert.Throws<ArgumentOutOfRangeException>(() => g.NeighborsCount(Size));
+            }
+            Assert.Throws<ArgumentOutOfRangeException>(() => world.CreateGraph(new[] { 1 }, new[] { Size }, false));
+            Assert.Throws<ArgumentException>(() => world.CreateGraph(new[] { 2, 1 }, new[] { 0, 0 }, false));
+        }
+
+        [Fact]
+        public void Idup()
+        {
+            var fut = world.Idup();
+            Request.WaitAll(new RequestVector(new[] { fut.GetRequest() }));
+            using (var c = fut.Get())
+            {
+                Assert.Equal(Size, c.Size);
+                Assert.Equal(Comparison.Congruent, c.Compare(world));
+                var got = new double[1];
+                c.Allreduce(new double[] { 1 }, got, Op.Sum);
+                Assert.Equal(Size, got[0]);
+            }
+            using var d = world.Idup().Get();  // Get() waits itself
+            Assert.Equal(Rank, d.Rank);
+        }
+
+        [Fact]
+        public void DatatypeContents()
+        {
+            Assert.Equal(Mpi.CombinerNamed, Datatype.Double.Combiner());
+            Assert.Empty(Datatype.Double.Contents().Integers());
+            var v = Datatype.Vector(3, 1, 2, Datatype.Double);
+            var c = v.Contents();
+            Assert.Equal(Mpi.CombinerVector, c.Combiner);
+            Assert.Equal(new[] { 3, 1, 2 }, c.Integers());
+            Assert.Empty(c.Addresses());
+            Assert.Equal("MPI_DOUBLE", c.Types()[0].Name);
+            using (var st = Datatype.CreateStruct(new[] { 1, 2 }, new long[] { 0, 8 }, new DatatypeVector(new[] { Datatype.Int, v })))
+            {
+                var sc = st.Contents();
+                Assert.Equal(Mpi.CombinerStruct, sc.Combiner);
+                Assert.Equal(new[] { 2, 1, 2 }, sc.Integers());
+                Assert.Equal(new long[] { 0, 8 }, sc.Addresses());
+                using var inner = sc.Types()[1];
+                Assert.Equal(Mpi.CombinerVector, inner.Combiner());
+                Assert.Equal(v.Size, inner.Size);
+            }
+            v.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => v.Contents());
+        }
+    
+        [Fact]
+        public void FileHints()
+        {
+            var pid = new long[] { Environment.ProcessId };
+            world.Bcast(pid, 0);
+            var p = System.IO.Path.Combine(System.IO.Path.GetTempPath(), $"oompi_csparity_{pid[0]}.bin");
+            try
+            {
+                var hints = Info.Create();
+                hints.Set("access_style", "write_once");
+                using (var f = MpiFile.Open(world, p, Mpi.ModeCreate | Mpi.ModeRdwr, hints))
+                {
+                    using (var got = f.GetInfo())
+                        Assert.True(got.Size >= 0);  // MPI may drop any hint
+                    f.SetInfo(hints);
+                    Assert.Throws<ArgumentException>(() => f.SetInfo(new Info()));
+                }
+                hints.Dispose();
+                Assert.Throws<ObjectDisposedException>(() => MpiFile.Open(world, p, Mpi.ModeRdonly, hints));
+            }
+            finally
+            {
+                world.Barrier();
+                if (Rank == 0) System.IO.File.Delete(p);
+            }
         }
     }
 }

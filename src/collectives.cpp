@@ -394,4 +394,19 @@ request comm::ireduce_scatter(const async_buffer& sendbuf, async_buffer& recvbuf
                         hold(operation)));
 }
 
+void comm::alltoallw(const buffer& sendbuf, const std::vector<int>& sendcounts,
+                     const std::vector<int>& senddispls, const std::vector<datatype>& sendtypes,
+                     buffer& recvbuf, const std::vector<int>& recvcounts,
+                     const std::vector<int>& recvdispls,
+                     const std::vector<datatype>& recvtypes) const {
+  const char* what = "comm.alltoallw";
+  const auto& s = live(what);
+  const auto st = detail::natives(sendtypes, what), rt = detail::natives(recvtypes, what);
+  auto sb = in(sendbuf, what);
+  out rb(recvbuf, what);
+  on(s, [&](const auto& c) {
+    c.alltoallw(sb, sendcounts, senddispls, st, rb.r, recvcounts, recvdispls, rt);
+  });
+}
+
 }  // namespace oompi::rt

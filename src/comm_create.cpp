@@ -125,6 +125,15 @@ dist_graph_comm comm::create_dist_graph(const std::vector<int>& sources,
   return dist_graph_comm(made(c.release()));
 }
 
+graph_comm comm::create_graph(const std::vector<int>& index, const std::vector<int>& edges,
+                              bool reorder) const {
+  const auto& s = live_intra("comm.create_graph");
+  before_create("MPI_Graph_create");
+  // The core checks the graph (nodes <= size, index non-decreasing, edges inside) first.
+  auto c = oompi::graph_communicator::from_index(s.c, index, edges, reorder);
+  return graph_comm(made(c.release()));
+}
+
 intercomm comm::create_intercomm(int local_leader, const comm& peer, int remote_leader,
                                  int tag) const {
   const auto& s = live_intra("comm.create_intercomm");

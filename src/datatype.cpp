@@ -327,4 +327,46 @@ void datatype::close() {
   st_->handle = MPI_DATATYPE_NULL;
 }
 
+// --- envelope and contents --------------------------------------------------------------------
+
+int datatype::combiner() const {
+  const MPI_Datatype t = native("datatype.combiner");
+  oompi::detail::require_running("MPI_Type_get_envelope");
+  int ni = 0, na = 0, nt = 0, c = MPI_COMBINER_NAMED;
+  OOMPI_CHECK(MPI_Type_get_envelope, (t, &ni, &na, &nt, &c));
+  return c;
+}
+
+datatype_contents datatype::contents() const {
+  const MPI_Datatype t = native("datatype.contents");
+  oompi::detail::require_running("MPI_Type_get_contents");
+  detail::drain();
+  datatype_contents out;
+  int ni = 0, na = 0, nt = 0;
+  OOMPI_CHECK(MPI_Type_get_envelope, (t, &ni, &na, &nt, &out.combiner_));
+  if (out.combiner_ == MPI_COMBINER_NAMED) return out;  // MPI forbids asking for its contents
+  std::vector<MPI_Aint> addresses(static_cast<std::size_t>(na));
+  std::vector<MPI_Datatype> types(static_cast<std::size_t>(nt), MPI_DATATYPE_NULL);
+  out.integers_.resize(static_cast<std::size_t>(ni));
+  OOMPI_CHECK(MPI_Type_get_contents, (t, ni, na, nt, out.integers_.data(), addresses.data(),
+                                      types.data()));
+  out.addresses_.assign(addresses.begin(), addresses.end());
+  // Every handle is wrapped before anything can throw, so each derived one is freed once.
+  std::vector<std::shared_ptr<state>> states;
+  for (MPI_Datatype& h : types) {
+    int i = 0, a = 0, d = 0, c = MPI_COMBINER_NAMED;
+    MPI_Type_get_envelope(h, &i, &a, &d, &c);
+    auto s = std::make_shared<state>();
+    s->handle = h;
+    s->owned = c != MPI_COMBINER_NAMED;  // MPI returns new handles for derived types only
+    states.push_back(std::move(s));
+  }
+  for (auto& s : states) {
+    // Committed so that they can be used for communication as they are.
+    if (s->owned) OOMPI_CHECK(MPI_Type_commit, (&s->handle));
+    out.types_.push_back(datatype(s));
+  }
+  return out;
+}
+
 }  // namespace oompi::rt

@@ -24,13 +24,18 @@ file::state& file::live(const char* what) const {
 }
 
 file file::open(const comm& c, const std::string& path, int mode) {
+  return open(c, path, mode, info());
+}
+
+file file::open(const comm& c, const std::string& path, int mode, const info& hints) {
   const MPI_Comm h = c.native("file.open");
+  const MPI_Info i = hints.native("file.open");
   oompi::detail::require_running("MPI_File_open");
   detail::drain();
   MPI_File fh = MPI_FILE_NULL;
   // Opened here rather than by oompi::file::open, whose result would close the handle when it
   // goes away; the core's borrowed wrapper installs MPI_ERRORS_RETURN and reads the view.
-  OOMPI_CHECK(MPI_File_open, (h, path.c_str(), mode, MPI_INFO_NULL, &fh));
+  OOMPI_CHECK(MPI_File_open, (h, path.c_str(), mode, i, &fh));
   auto s = std::make_shared<state>();
   try {
     s->f = oompi::file(fh, false);
@@ -189,5 +194,22 @@ void file::set_atomicity(bool atomic) const {
   live("file.set_atomicity").f.set_atomicity(atomic);
 }
 bool file::atomicity() const { return live("file.atomicity").f.atomicity(); }
+
+// --- hints (binding parity, issue 15) ----------------------------------------------------------
+
+void file::set_info(const info& hints) const {
+  const MPI_Info i = hints.native("file.set_info");
+  if (i == MPI_INFO_NULL)
+    throw std::invalid_argument("file.set_info: null info (info.create() makes one)");
+  OOMPI_CHECK(MPI_File_set_info, (live("file.set_info").f.native(), i));
+}
+
+info file::get_info() const {
+  const MPI_File h = live("file.get_info").f.native();
+  detail::drain();
+  MPI_Info i = MPI_INFO_NULL;
+  OOMPI_CHECK(MPI_File_get_info, (h, &i));
+  return info::adopt(i);
+}
 
 }  // namespace oompi::rt

@@ -13,6 +13,8 @@ struct reclaim_list {
   std::atomic<bool> nonempty{false};
   std::vector<MPI_Datatype> types;
   std::vector<MPI_Group> groups;
+  std::vector<MPI_Info> infos;
+  std::vector<int> keyvals;
   std::vector<oompi::request> orphans;
   std::vector<MPI_Comm*> comms;
 };
@@ -48,6 +50,34 @@ void defer_group_free(MPI_Group group) noexcept {
   }
 }
 
+namespace {
+template <class H>
+void defer(std::vector<H> reclaim_list::*v, H h) noexcept {
+  if (!oompi::detail::mpi_usable()) return;
+  auto& l = list();
+  try {
+    std::lock_guard<std::mutex> lock(l.mutex);
+    (l.*v).push_back(h);
+    l.nonempty.store(true, std::memory_order_release);
+  } catch (...) {
+    // Out of memory: leak the handle rather than free it on the wrong thread.
+  }
+}
+// Local frees of what the lists hold (drain and drain_before_finalize).
+void free_all(std::vector<MPI_Info>& infos, std::vector<int>& keyvals) noexcept {
+  for (auto& i : infos) MPI_Info_free(&i);
+  for (auto& k : keyvals) MPI_Comm_free_keyval(&k);
+}
+}  // namespace
+
+void defer_info_free(MPI_Info info) noexcept {
+  if (info != MPI_INFO_NULL && info != MPI_INFO_ENV) defer(&reclaim_list::infos, info);
+}
+
+void defer_keyval_free(int keyval) noexcept {
+  if (keyval != MPI_KEYVAL_INVALID) defer(&reclaim_list::keyvals, keyval);
+}
+
 void orphan(oompi::request&& r) noexcept {
   if (!r.pending()) return;
   auto& l = list();
@@ -68,11 +98,15 @@ void drain() noexcept {
   if (!oompi::detail::mpi_usable()) return;
   std::vector<MPI_Datatype> types;
   std::vector<MPI_Group> groups;
+  std::vector<MPI_Info> infos;
+  std::vector<int> keyvals;
   std::vector<oompi::request> done;
   {
     std::lock_guard<std::mutex> lock(l.mutex);
     types.swap(l.types);
     groups.swap(l.groups);
+    infos.swap(l.infos);
+    keyvals.swap(l.keyvals);
     for (std::size_t i = 0; i < l.orphans.size();) {
       int flag = 0;
       if (MPI_Test(&l.orphans[i].native_handle(), &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
@@ -89,6 +123,7 @@ void drain() noexcept {
   }
   for (auto& t : types) MPI_Type_free(&t);
   for (auto& g : groups) MPI_Group_free(&g);
+  free_all(infos, keyvals);
   for (auto& r : done) r.on_complete();  // drops pins / global refs / Py_buffers
 }
 
@@ -96,12 +131,16 @@ void drain_before_finalize() noexcept {
   auto& l = list();
   std::vector<MPI_Datatype> types;
   std::vector<MPI_Group> groups;
+  std::vector<MPI_Info> infos;
+  std::vector<int> keyvals;
   std::vector<oompi::request> orphans;
   std::vector<MPI_Comm*> comms;
   {
     std::lock_guard<std::mutex> lock(l.mutex);
     types.swap(l.types);
     groups.swap(l.groups);
+    infos.swap(l.infos);
+    keyvals.swap(l.keyvals);
     orphans.swap(l.orphans);
     comms.swap(l.comms);
     l.nonempty.store(false, std::memory_order_release);
@@ -126,6 +165,7 @@ void drain_before_finalize() noexcept {
   }
   for (auto& t : types) MPI_Type_free(&t);
   for (auto& g : groups) MPI_Group_free(&g);
+  free_all(infos, keyvals);
   for (MPI_Comm* c : comms)
     if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
 }

@@ -74,6 +74,22 @@ void topo_comm::neighbor_alltoallv(const buffer& sendbuf, const std::vector<int>
   });
 }
 
+void topo_comm::neighbor_alltoallw(const buffer& sendbuf, const std::vector<int>& sendcounts,
+                                   const std::vector<long long>& senddispls,
+                                   const std::vector<datatype>& sendtypes, buffer& recvbuf,
+                                   const std::vector<int>& recvcounts,
+                                   const std::vector<long long>& recvdispls,
+                                   const std::vector<datatype>& recvtypes) const {
+  const char* what = "topo_comm.neighbor_alltoallw";
+  const auto& s = live(what);
+  const auto st = detail::natives(sendtypes, what), rt = detail::natives(recvtypes, what);
+  const std::vector<MPI_Aint> sd(senddispls.begin(), senddispls.end()),
+      rd(recvdispls.begin(), recvdispls.end());
+  neighbor(s, what, sendbuf, recvbuf, [&](const auto& t, auto& sb, auto& rb) {
+    t.neighbor_alltoallw(sb, sendcounts, sd, st, rb, recvcounts, rd, rt);
+  });
+}
+
 request topo_comm::ineighbor_allgather(const async_buffer& sendbuf, async_buffer& recvbuf) const {
   const char* what = "topo_comm.ineighbor_allgather";
   const auto& s = live(what);
@@ -140,6 +156,28 @@ std::vector<int> dist_graph_comm::destinations() const {
   const auto& s = live("dist_graph_comm.destinations");
   if (!s.dgraph) throw std::logic_error("dist_graph_comm.destinations: not a distributed graph");
   return s.dgraph->destinations();
+}
+
+// --- graph --------------------------------------------------------------------------------
+
+const oompi::graph_communicator& graph_comm::graph(const char* what) const {
+  const auto& s = live(what);
+  if (!s.graph) throw std::logic_error(std::string(what) + ": not a graph communicator");
+  return *s.graph;
+}
+
+int graph_comm::nnodes() const { return graph("graph_comm.nnodes").nnodes(); }
+int graph_comm::nedges() const { return graph("graph_comm.nedges").nedges(); }
+std::vector<int> graph_comm::index() const { return graph("graph_comm.index").index(); }
+std::vector<int> graph_comm::edges() const { return graph("graph_comm.edges").edges(); }
+int graph_comm::neighbors_count(int rank) const {
+  return graph("graph_comm.neighbors_count").neighbors_count(rank);
+}
+std::vector<int> graph_comm::neighbors(int rank) const {
+  return graph("graph_comm.neighbors").neighbors(rank);
+}
+std::vector<int> graph_comm::neighbors() const {
+  return graph("graph_comm.neighbors").neighbors();
 }
 
 }  // namespace oompi::rt

@@ -61,6 +61,21 @@
 %constant int err_port = MPI_ERR_PORT;
 %constant int err_spawn = MPI_ERR_SPAWN;
 
+// Datatype combiners (datatype.combiner(), datatype_contents.combiner).
+%constant int combiner_named = MPI_COMBINER_NAMED;
+%constant int combiner_dup = MPI_COMBINER_DUP;
+%constant int combiner_contiguous = MPI_COMBINER_CONTIGUOUS;
+%constant int combiner_vector = MPI_COMBINER_VECTOR;
+%constant int combiner_hvector = MPI_COMBINER_HVECTOR;
+%constant int combiner_indexed = MPI_COMBINER_INDEXED;
+%constant int combiner_hindexed = MPI_COMBINER_HINDEXED;
+%constant int combiner_indexed_block = MPI_COMBINER_INDEXED_BLOCK;
+%constant int combiner_hindexed_block = MPI_COMBINER_HINDEXED_BLOCK;
+%constant int combiner_struct = MPI_COMBINER_STRUCT;
+%constant int combiner_subarray = MPI_COMBINER_SUBARRAY;
+%constant int combiner_darray = MPI_COMBINER_DARRAY;
+%constant int combiner_resized = MPI_COMBINER_RESIZED;
+
 // --- the facade ----------------------------------------------------------------------------
 // Buffers never become proxy classes: each language's typemaps build them.
 namespace oompi { namespace rt { struct buffer; struct async_buffer; class status; } }
@@ -89,6 +104,7 @@ namespace oompi { namespace rt { struct buffer; struct async_buffer; class statu
 %attribute(oompi::rt::environment, oompi::rt::thread_level, provided, provided);
 %attribute(oompi::rt::environment, bool, owns_mpi, owns_mpi);
 %attribute(oompi::rt::datatype, int64_t, size, size);
+%attribute(oompi::rt::datatype_contents, int, combiner, combiner);  // binding parity (issue 15)
 %attribute(oompi::rt::datatype, int64_t, extent, extent);
 %attributestring(oompi::rt::datatype, std::string, name, name);
 %attribute(oompi::rt::datatype, int64_t, lb, lb);
@@ -133,7 +149,11 @@ namespace std {
 %include <oompi/rt/message.hpp>
 %include <oompi/rt/buffer_attachment.hpp>
 %include <oompi/rt/group.hpp>
+// --- binding parity (issue 15): info objects, keyvals, idup, graphs, datatype contents -------
+%attribute(oompi::rt::info, int, size, size);
+%include <oompi/rt/info.hpp>
 %include <oompi/rt/comm.hpp>
+%include <oompi/rt/attribute.hpp>
 %include <oompi/rt/topology.hpp>
 %include <oompi/rt/intercomm.hpp>
 %include <oompi/rt/environment.hpp>

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace oompi::rt {
 
@@ -51,6 +52,15 @@ namespace detail {
 
 inline oompi::raw_buffer raw(const buffer& b) {
   return oompi::raw_buffer(b.data, static_cast<std::size_t>(b.count), b.type);
+}
+
+/// The handles of a list of datatypes (alltoallw); closed_error / logic_error for a closed or
+/// null one.
+inline std::vector<MPI_Datatype> natives(const std::vector<datatype>& types, const char* what) {
+  std::vector<MPI_Datatype> out;
+  out.reserve(types.size());
+  for (const auto& t : types) out.push_back(t.native(what));
+  return out;
 }
 
 inline void check_buffer(const buffer& b, const char* what) {

@@ -16,6 +16,10 @@ namespace oompi::rt::detail {
 void defer_type_free(MPI_Datatype type) noexcept;
 /// Frees a group later, on the MPI thread (never after MPI_Finalize).
 void defer_group_free(MPI_Group group) noexcept;
+/// Frees an info object later, on the MPI thread (never after MPI_Finalize).
+void defer_info_free(MPI_Info info) noexcept;
+/// Frees a communicator keyval later, on the MPI thread (never after MPI_Finalize).
+void defer_keyval_free(int keyval) noexcept;
 /// Takes a pending request whose owner is gone; completes it later, keeping its memory alive.
 void orphan(oompi::request&& r) noexcept;
 /// Completes finished orphans and frees deferred types. Cheap (one atomic load) when idle.

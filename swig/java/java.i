@@ -52,12 +52,23 @@
   if (pin$argnum.array && !pin$argnum.acquire(jenv, tmp$argnum)) return $null;
 %}
 
-%typemap(in) const oompi::rt::async_buffer& (oompi::rt::async_buffer tmp, oompi::java::pin pin) %{
-  if (!oompi::java::describe(jenv, $input, false, true, tmp, pin)) return $null;
-  tmp.keep.reset(new oompi::java::global_ref_keep(jenv, $input));
+// Nonblocking operations: a direct buffer in place, or a primitive array through a native copy
+// (copied back into the array when a receive completes; oompi::java::describe_async). Arrays
+// are refused for persistent requests (the *_init functions: a copy would not follow the
+// array's contents from one start() to the next) and, below, for window memory and one-sided
+// results.
+%typemap(in) const oompi::rt::async_buffer& (oompi::rt::async_buffer tmp) %{
+  if (!oompi::java::describe_async(jenv, $input, false, std::strstr("$symname", "Init") != nullptr, tmp))
+    return $null;
   $1 = &tmp;
 %}
-%typemap(in) oompi::rt::async_buffer& (oompi::rt::async_buffer tmp, oompi::java::pin pin) %{
+%typemap(in) oompi::rt::async_buffer& (oompi::rt::async_buffer tmp) %{
+  if (!oompi::java::describe_async(jenv, $input, true, std::strstr("$symname", "Init") != nullptr, tmp))
+    return $null;
+  $1 = &tmp;
+%}
+%typemap(in) oompi::rt::async_buffer& memory (oompi::rt::async_buffer tmp, oompi::java::pin pin),
+             oompi::rt::async_buffer& result (oompi::rt::async_buffer tmp, oompi::java::pin pin) %{
   if (!oompi::java::describe(jenv, $input, true, true, tmp, pin)) return $null;
   tmp.keep.reset(new oompi::java::global_ref_keep(jenv, $input));
   $1 = &tmp;
@@ -159,6 +170,10 @@ OOMPI_JAVA_CLEANER(oompi::rt::op)
 OOMPI_JAVA_CLEANER(oompi::rt::message)  // one per orecv: no finalizer
 OOMPI_JAVA_CLEANER(oompi::rt::group)
 OOMPI_JAVA_CLEANER(oompi::rt::cart_shift)
+OOMPI_JAVA_CLEANER(oompi::rt::info)
+OOMPI_JAVA_CLEANER(oompi::rt::keyval)
+OOMPI_JAVA_CLEANER(oompi::rt::comm_future)
+OOMPI_JAVA_CLEANER(oompi::rt::datatype_contents)
 
 // Communicators of a kind (CartComm, DistGraphComm, Intercomm) extend Comm: their proxy owns
 // the native object (Comm's part does not), freed by the same Cleaner scheme; Comm.close()
@@ -203,6 +218,7 @@ OOMPI_JAVA_CLEANER(oompi::rt::cart_shift)
 OOMPI_JAVA_CLEANER_DERIVED(oompi::rt::topo_comm)
 OOMPI_JAVA_CLEANER_DERIVED(oompi::rt::cart_comm)
 OOMPI_JAVA_CLEANER_DERIVED(oompi::rt::dist_graph_comm)
+OOMPI_JAVA_CLEANER_DERIVED(oompi::rt::graph_comm)
 OOMPI_JAVA_CLEANER_DERIVED(oompi::rt::intercomm)
 
 // --- handles are AutoCloseable -------------------------------------------------------------
@@ -398,6 +414,8 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
 
 OOMPI_JAVA_CLOSEABLE(oompi::rt::request, true, )
 OOMPI_JAVA_CLOSEABLE(oompi::rt::group, true, )
+OOMPI_JAVA_CLOSEABLE(oompi::rt::info, true, )
+OOMPI_JAVA_CLOSEABLE(oompi::rt::keyval, true, )
 // Builtin datatypes are shared constants (Datatype.DOUBLE): closing one does nothing.
 OOMPI_JAVA_CLOSEABLE(oompi::rt::datatype, (isNull() || !isBuiltin()),
   public static final Datatype BYTE = of(TypeKind.BYTE);

@@ -109,6 +109,37 @@ inline bool arrays_can_pin(JNIEnv* env) noexcept {
   return v == 1;
 }
 
+/// Copies elements [from, from + n) of `array` (of `kind`) to or from native memory at `base`
+/// (element `from` at base + from * size).
+inline void array_region(JNIEnv* env, jarray array, rt::type_kind kind, bool back_to_java,
+                         jsize from, jsize n, void* base) noexcept {
+  if (n <= 0) return;
+  const std::int64_t off = std::int64_t(from) * rt::detail::builtin_size(kind);
+  void* at = static_cast<char*>(base) + off;
+  switch (kind) {
+#define OOMPI_JAVA_REGION(K, JT, Name)                                                        \
+  case rt::type_kind::K:                                                                   \
+    if (back_to_java)                                                                      \
+      env->Set##Name##ArrayRegion(static_cast<JT##Array>(array), from, n,                  \
+                                  reinterpret_cast<const JT*>(at));                        \
+    else                                                                                   \
+      env->Get##Name##ArrayRegion(static_cast<JT##Array>(array), from, n, reinterpret_cast<JT*>(at)); \
+    break;
+    case rt::type_kind::byte:   // osend's byte[] (MPI_BYTE)
+    case rt::type_kind::uint8:
+    OOMPI_JAVA_REGION(int8, jbyte, Byte)
+    OOMPI_JAVA_REGION(int16, jshort, Short)
+    OOMPI_JAVA_REGION(uint16, jchar, Char)
+    OOMPI_JAVA_REGION(int32, jint, Int)
+    OOMPI_JAVA_REGION(int64, jlong, Long)
+    OOMPI_JAVA_REGION(float32, jfloat, Float)
+    OOMPI_JAVA_REGION(float64, jdouble, Double)
+    OOMPI_JAVA_REGION(boolean, jboolean, Boolean)
+#undef OOMPI_JAVA_REGION
+    default: break;
+  }
+}
+
 struct pin {
   JNIEnv* env = nullptr;
   jarray array = nullptr;
@@ -217,31 +248,7 @@ struct pin {
 private:
   /// Elements [from, from + n) between the array and the copy.
   void region(bool back_to_java, jsize from, jsize n) noexcept {
-    if (n <= 0) return;
-    const std::int64_t off = std::int64_t(from) * rt::detail::builtin_size(kind);
-    void* at = static_cast<char*>(ptr) + off;
-    switch (kind) {
-#define OOMPI_JAVA_REGION(K, JT, Name)                                                        \
-  case rt::type_kind::K:                                                                   \
-    if (back_to_java)                                                                      \
-      env->Set##Name##ArrayRegion(static_cast<JT##Array>(array), from, n,                  \
-                                  reinterpret_cast<const JT*>(at));                        \
-    else                                                                                   \
-      env->Get##Name##ArrayRegion(static_cast<JT##Array>(array), from, n, reinterpret_cast<JT*>(at)); \
-    break;
-      case rt::type_kind::byte:   // osend's byte[] (MPI_BYTE)
-      case rt::type_kind::uint8:
-      OOMPI_JAVA_REGION(int8, jbyte, Byte)
-      OOMPI_JAVA_REGION(int16, jshort, Short)
-      OOMPI_JAVA_REGION(uint16, jchar, Char)
-      OOMPI_JAVA_REGION(int32, jint, Int)
-      OOMPI_JAVA_REGION(int64, jlong, Long)
-      OOMPI_JAVA_REGION(float32, jfloat, Float)
-      OOMPI_JAVA_REGION(float64, jdouble, Double)
-      OOMPI_JAVA_REGION(boolean, jboolean, Boolean)
-#undef OOMPI_JAVA_REGION
-      default: break;
-    }
+    array_region(env, array, kind, back_to_java, from, n, ptr);
   }
 };
 
@@ -470,9 +477,10 @@ inline bool describe(JNIEnv* env, jobject obj, bool writable, bool async, rt::bu
   if (ci->is_array) {
     if (async) {
       throw_java(env, "java/lang/IllegalArgumentException",
-                 "oompi: a Java array can move during garbage collection, so it cannot be used by "
-                 "a nonblocking operation nor receive a one-sided result (get, "
-                 "get_accumulate, fetch_and_op, compare_and_swap) or be window memory; use a direct buffer (Buffers.newDoubleBuffer(n), "
+                 "oompi: a Java array can move during garbage collection, so it cannot be the "
+                 "buffer of a persistent request (send_init, recv_init ...) nor receive a "
+                 "one-sided result (get, get_accumulate, fetch_and_op, compare_and_swap) or be "
+                 "window memory; use a direct buffer (Buffers.newDoubleBuffer(n), "
                  "ByteBuffer.allocateDirect(n).order(ByteOrder.nativeOrder()))");
       return false;
     }
@@ -555,6 +563,75 @@ struct global_ref_keep final : rt::keep_alive {
     env->DeleteGlobalRef(ref);
   }
 };
+
+/// A Java array used by a nonblocking operation (isend, irecv, the i-collectives, file
+/// iread/iwrite): the collector may move the array at any time, and pinning it for the
+/// operation's whole life would stall the collector (BINDINGS-NOTES trap 3). So MPI works on a
+/// native copy, filled from the array at the call; a receive copies it back into the array when
+/// the operation completes (this keep-alive is destroyed then: wait/test or a request set, or
+/// the reclaim of a request dropped while pending), so the array holds the data when waitFor()
+/// returns. A global reference keeps the array alive until then. Send-side copies are not
+/// copied back.
+struct array_copy_keep final : rt::keep_alive {
+  JavaVM* vm = nullptr;
+  jarray array = nullptr;  // a global reference
+  rt::type_kind kind = rt::type_kind::byte;
+  jsize length = 0;
+  bool copy_back = false;
+  std::unique_ptr<char[]> bytes;
+  ~array_copy_keep() override {
+    JNIEnv* env = nullptr;
+    if (vm->GetEnv(reinterpret_cast<void**>(&env), JNI_VERSION_1_6) != JNI_OK &&
+        vm->AttachCurrentThreadAsDaemon(reinterpret_cast<void**>(&env), nullptr) != JNI_OK)
+      return;
+    if (copy_back) {
+      // JNI allows no array call with an exception pending: set it aside meanwhile.
+      jthrowable pending = env->ExceptionOccurred();
+      if (pending) env->ExceptionClear();
+      array_region(env, array, kind, true, 0, length, bytes.get());
+      if (pending) {
+        env->Throw(pending);
+        env->DeleteLocalRef(pending);
+      }
+    }
+    env->DeleteGlobalRef(array);
+  }
+};
+
+/// Describes the buffer of a nonblocking operation: a direct buffer in place (kept reachable),
+/// a primitive array through a native copy (array_copy_keep). `persistent` (send_init,
+/// recv_init ...): arrays are refused, since a copy made now would not see the array's later
+/// contents at each start(). False with a Java exception pending.
+inline bool describe_async(JNIEnv* env, jobject obj, bool writable, bool persistent,
+                           rt::async_buffer& b) {
+  pin p;
+  if (!describe(env, obj, writable, persistent, b, p)) return false;
+  if (!p.array) {
+    b.keep.reset(new global_ref_keep(env, obj));
+    return true;
+  }
+  auto k = std::make_unique<array_copy_keep>();
+  env->GetJavaVM(&k->vm);
+  k->kind = p.kind;
+  k->length = p.length;
+  const std::size_t n =
+      static_cast<std::size_t>(p.length) * static_cast<std::size_t>(rt::detail::builtin_size(p.kind));
+  k->bytes.reset(new (std::nothrow) char[n ? n : 1]);
+  if (!k->bytes) {
+    throw_java(env, "java/lang/OutOfMemoryError", "oompi: no native memory to copy the array");
+    return false;
+  }
+  array_region(env, p.array, p.kind, false, 0, p.length, k->bytes.get());
+  k->array = static_cast<jarray>(env->NewGlobalRef(p.array));
+  if (!k->array) {
+    throw_java(env, "java/lang/OutOfMemoryError", "oompi: no global reference for the array");
+    return false;
+  }
+  k->copy_back = writable;
+  b.data = k->bytes.get();
+  b.keep = std::move(k);
+  return true;
+}
 
 /// Native memory holding a copy of a Java array for a one-sided origin.
 struct native_copy final : rt::keep_alive {

@@ -203,6 +203,8 @@ inline PyObject* _memory_view(std::int64_t address, std::int64_t nbytes, bool wr
 %enddef
 OOMPI_PY_CLOSEABLE(oompi::rt::comm)
 OOMPI_PY_CLOSEABLE(oompi::rt::group)
+OOMPI_PY_CLOSEABLE(oompi::rt::info)
+OOMPI_PY_CLOSEABLE(oompi::rt::keyval)
 OOMPI_PY_CLOSEABLE(oompi::rt::datatype)
 OOMPI_PY_CLOSEABLE(oompi::rt::request)
 OOMPI_PY_CLOSEABLE(oompi::rt::op)
@@ -300,6 +302,7 @@ OOMPI_PY_HANDLE_ARG(oompi::rt::comm, "Comm")
 OOMPI_PY_HANDLE_ARG(oompi::rt::op, "Op")
 OOMPI_PY_HANDLE_ARG(oompi::rt::group, "Group")
 OOMPI_PY_HANDLE_ARG(oompi::rt::datatype, "Datatype")
+OOMPI_PY_HANDLE_ARG(oompi::rt::info, "Info")
 
 %include "../oompi.i"
 

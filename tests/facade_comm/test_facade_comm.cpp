@@ -212,3 +212,47 @@ TEST_CASE("an intercommunicator between the two halves") {
   x.close();
   half.close();
 }
+
+// --- binding parity (issue 15): what the managed languages rely on ---------------------------
+
+TEST_CASE("handles dropped without close are reclaimed on the MPI thread") {
+  comm w = comm::world();
+  for (int i = 0; i < 3; ++i) {
+    info hints = info::create();  // never closed: freed at the next drain
+    hints.set("k", "v");
+    keyval kv = keyval::create();  // never closed
+    kv.set(w, i);
+    CHECK(kv.get(w) == i);
+    CHECK(kv.remove(w));
+  }
+  info again = info::create();  // a call that drains: the dropped ones are freed here
+  CHECK(again.size() == 0);
+  again.close();
+  CHECK_THROWS_AS(again.size(), closed_error);
+  CHECK(info().native("test") == MPI_INFO_NULL);
+}
+
+TEST_CASE("idup: the request completes in a set, get() gives one communicator") {
+  comm w = comm::world();
+  comm_future f = w.idup();
+  std::vector<request> reqs{f.get_request()};
+  request::wait_all(reqs);
+  comm c = f.get();
+  CHECK(c.size() == w.size());
+  CHECK(f.get().compare(c) == comparison::ident);
+  c.close();
+  CHECK(f.get().is_null());  // copies share the state: closed through any of them
+  comm_future none;
+  CHECK_THROWS_AS(none.get(), std::logic_error);
+}
+
+TEST_CASE("datatype contents and envelope from C++") {
+  datatype v = datatype::vector(2, 1, 3, datatype::of(type_kind::int32));
+  datatype_contents c = v.contents();
+  CHECK(c.combiner() == MPI_COMBINER_VECTOR);
+  CHECK(c.integers() == std::vector<int>{2, 1, 3});
+  REQUIRE(c.types().size() == 1);
+  CHECK(c.types()[0].combiner() == MPI_COMBINER_NAMED);
+  v.close();
+  CHECK_THROWS_AS(v.contents(), closed_error);
+}

@@ -24,7 +24,12 @@ from .core import (  # noqa: F401
     CartShift,
     ClosedError,
     Comm,
+    CommFuture,
+    DatatypeContents,
     DistGraphComm,
+    GraphComm,
+    Info,
+    Keyval,
     Group,
     Intercomm,
     TopoComm,
@@ -92,6 +97,8 @@ globals().update({k: v for k, v in vars(_core).items() if k.startswith("ERR_")})
 # MPI-IO: file access modes (oompi.MODE_CREATE | oompi.MODE_WRONLY) and darray distributions.
 globals().update({k: v for k, v in vars(_core).items()
                   if k.startswith("MODE_") or k.startswith("DISTRIBUTE_")})
+# Datatype combiners (Datatype.combiner(), DatatypeContents.combiner): oompi.COMBINER_VECTOR.
+globals().update({k: v for k, v in vars(_core).items() if k.startswith("COMBINER_")})
 
 # Predefined datatypes and ops, as module and class attributes: oompi.DOUBLE, Datatype.DOUBLE.
 _TYPES = {

@@ -30,7 +30,10 @@
 namespace oompi::rt {
 
 class cart_comm;
+class comm_future;
 class dist_graph_comm;
+class graph_comm;
+class info;
 class intercomm;
 
 class comm {
@@ -99,11 +102,35 @@ public:
   dist_graph_comm create_dist_graph(const std::vector<int>& sources,
                                     const std::vector<int>& destinations,
                                     bool reorder = false) const;
+  /// A graph over these processes where every process passes the whole graph
+  /// (MPI_Graph_create; collective): node i's neighbours are edges[index[i-1] .. index[i])
+  /// (index[-1] = 0). Processes beyond the graph's nodes get a null communicator.
+  graph_comm create_graph(const std::vector<int>& index, const std::vector<int>& edges,
+                          bool reorder = false) const;
   /// An intercommunicator between this group and a disjoint one (MPI_Intercomm_create;
   /// collective over both): `local_leader` is a rank here; the leaders reach each other in
   /// `peer` (remote_leader is that rank in `peer`, significant at the local leader only).
   intercomm create_intercomm(int local_leader, const comm& peer, int remote_leader,
                              int tag = 0) const;
+
+  // --- hints, nonblocking dup, predefined attributes (src/info.cpp) -----------------------
+  /// dup() with hints (MPI_Comm_dup_with_info; collective); a null info means none.
+  comm dup_with_info(const info& hints) const;
+  /// Sets hints (MPI_Comm_set_info; collective). A null info is refused.
+  void set_info(const info& hints) const;
+  /// The hints in use (MPI_Comm_get_info): a new info object (close it).
+  info get_info() const;
+  /// Nonblocking dup (MPI_Comm_idup; collective): its request, and the new communicator once
+  /// that completes (comm_future.get()).
+  comm_future idup() const;
+  /// The largest tag (MPI_TAG_UB, at least 32767).
+  static int tag_ub();
+  /// Whether wtime() is synchronised across processes (MPI_WTIME_IS_GLOBAL).
+  static bool wtime_is_global();
+  /// How many processes the job may have in all (MPI_UNIVERSE_SIZE); -1 when not known.
+  static int universe_size();
+  /// This program's number in an MPMD launch (MPI_APPNUM); -1 when there is none.
+  static int appnum();
 
   // --- dynamic processes (src/dynamic.cpp; the core's dynamic.hpp) ---------------------
   // Collective; program, args, maxprocs and port are read at `root` only, which checks them
@@ -198,6 +225,13 @@ public:
   void alltoallv(const buffer& sendbuf, const std::vector<int>& sendcounts,
                  const std::vector<int>& senddispls, buffer& recvbuf,
                  const std::vector<int>& recvcounts, const std::vector<int>& recvdispls) const;
+  /// Block i of sendbuf is sendcounts[i] elements of sendtypes[i] at byte senddispls[i] (the
+  /// same for the receive side): per-peer datatypes (MPI_Alltoallw). Blocks reaching outside
+  /// a buffer: std::invalid_argument before MPI sees them.
+  void alltoallw(const buffer& sendbuf, const std::vector<int>& sendcounts,
+                 const std::vector<int>& senddispls, const std::vector<datatype>& sendtypes,
+                 buffer& recvbuf, const std::vector<int>& recvcounts,
+                 const std::vector<int>& recvdispls, const std::vector<datatype>& recvtypes) const;
   void reduce_scatter_block(const buffer& sendbuf, buffer& recvbuf, const op& operation) const;
   void reduce_scatter(const buffer& sendbuf, buffer& recvbuf, const std::vector<int>& counts,
                       const op& operation) const;
@@ -252,12 +286,36 @@ public:
   friend class intercomm;  // make plain communicators (merge)
   friend class topo_comm;
   friend class window;  // windows over the communicator (window.hpp)
+  friend class keyval;  // attributes (attribute.hpp)
+  friend class comm_future;
 #endif
 
 protected:
   explicit comm(std::shared_ptr<state> s) noexcept : st_(std::move(s)) {}
   const state& live(const char* what) const;
   const state& live_intra(const char* what) const;  // refuses intercommunicators
+  std::shared_ptr<state> st_;
+};
+
+/// The pending result of comm.idup(): wait for (or test) its request, alone or in a request set,
+/// then get() the communicator. Unretrieved, the new communicator is never freed (like one never
+/// closed): get() it and close it.
+class comm_future {
+public:
+  comm_future() = default;
+  /// The duplication's request.
+  request get_request() const;
+  /// Waits for the duplication if it is still pending, then returns the new communicator (the
+  /// same one on every call; close it when done).
+  comm get();
+  bool is_null() const noexcept { return !st_; }
+
+#ifndef SWIG
+  struct state;
+  explicit comm_future(std::shared_ptr<state> s) noexcept : st_(std::move(s)) {}
+#endif
+
+private:
   std::shared_ptr<state> st_;
 };
 

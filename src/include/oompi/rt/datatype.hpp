@@ -15,6 +15,8 @@
 
 namespace oompi::rt {
 
+class datatype_contents;
+
 class datatype {
 public:
   /// A null datatype.
@@ -81,6 +83,11 @@ public:
   /// The element kind of a predefined type of one of the kinds (MPI_DOUBLE -> float64, ...);
   /// -1 for any other type (derived types, pairs). Lets user functions pick a typed view.
   int element_kind() const;
+  /// How the type was made (MPI_Type_get_envelope): combiner_named for a predefined type,
+  /// combiner_vector, combiner_struct ... for derived ones.
+  int combiner() const;
+  /// The constructor and its arguments (MPI_Type_get_contents) as a datatype_contents.
+  datatype_contents contents() const;
   /// True when this handle is null or closed.
   bool is_null() const noexcept;
   /// Frees a derived type (all copies see it closed); does nothing to a builtin. Idempotent.
@@ -97,6 +104,27 @@ public:
 private:
   explicit datatype(std::shared_ptr<state> s) noexcept : st_(std::move(s)) {}
   std::shared_ptr<state> st_;
+};
+
+/// A decoded datatype (datatype.contents()): the combiner and the arguments its constructor
+/// took, in MPI_Type_get_contents's order (e.g. vector: integers {count, blocklength,
+/// stride}, types {base}; struct: integers {count, blocklengths...}, addresses {displacements},
+/// types {types...}). A predefined type has combiner_named and no arguments. The types are
+/// datatypes of their own (derived ones are new handles: close them, or leave them to the
+/// collector).
+class datatype_contents {
+public:
+  int combiner() const noexcept { return combiner_; }
+  std::vector<int> integers() const { return integers_; }
+  std::vector<long long> addresses() const { return addresses_; }
+  std::vector<datatype> types() const { return types_; }
+
+#ifndef SWIG
+  int combiner_ = MPI_COMBINER_NAMED;
+  std::vector<int> integers_;
+  std::vector<long long> addresses_;
+  std::vector<datatype> types_;
+#endif
 };
 
 #ifndef SWIG

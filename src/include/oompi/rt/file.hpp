@@ -17,6 +17,7 @@
 #include "buffer.hpp"
 #include "comm.hpp"
 #include "datatype.hpp"
+#include "info.hpp"
 #include "request.hpp"
 #include "status.hpp"
 
@@ -38,12 +39,18 @@ public:
   /// mode_* constants (mode_create | mode_wronly). A missing file: oompi::error of class
   /// MPI_ERR_NO_SUCH_FILE.
   static file open(const comm& c, const std::string& path, int mode);
+  /// open() with hints (an info object; a null info means none).
+  static file open(const comm& c, const std::string& path, int mode, const info& hints);
   /// Deletes a file (MPI_File_delete); a missing file: class MPI_ERR_NO_SUCH_FILE.
   static void remove(const std::string& path);
   /// Closes the file (collective) and every copy of this handle. Idempotent.
   void close();
   /// True when this handle is null or closed.
   bool is_null() const noexcept;
+  /// Gives hints (MPI_File_set_info; collective); MPI may ignore any of them.
+  void set_info(const info& hints) const;
+  /// The hints in use (MPI_File_get_info): a new info object (close it).
+  info get_info() const;
 
   // --- views ------------------------------------------------------------------------------
   /// Sets the view (collective): from byte `displacement` on, the file is a tiling of

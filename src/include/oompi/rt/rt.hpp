@@ -2,6 +2,7 @@
 #define OOMPI_RT_RT_HPP
 
 // The whole runtime facade.
+#include "attribute.hpp"  // keyvals (issue 15)
 #include "buffer.hpp"
 #include "buffer_attachment.hpp"
 #include "comm.hpp"
@@ -10,6 +11,7 @@
 #include "environment.hpp"
 #include "file.hpp"  // MPI-IO (issue 15)
 #include "group.hpp"
+#include "info.hpp"  // MPI_Info (issue 15)
 #include "intercomm.hpp"
 #include "interop.hpp"
 #include "message.hpp"

@@ -12,6 +12,7 @@
 #ifndef SWIG
 namespace oompi {
 class cartesian_communicator;
+class graph_communicator;
 }
 #endif
 
@@ -47,6 +48,14 @@ public:
                           const std::vector<int>& senddispls, buffer& recvbuf,
                           const std::vector<int>& recvcounts,
                           const std::vector<int>& recvdispls) const;
+  /// Per-neighbour datatypes (MPI_Neighbor_alltoallw): block i is sendcounts[i] elements of
+  /// sendtypes[i] at byte senddispls[i] (likewise received).
+  void neighbor_alltoallw(const buffer& sendbuf, const std::vector<int>& sendcounts,
+                          const std::vector<long long>& senddispls,
+                          const std::vector<datatype>& sendtypes, buffer& recvbuf,
+                          const std::vector<int>& recvcounts,
+                          const std::vector<long long>& recvdispls,
+                          const std::vector<datatype>& recvtypes) const;
 
 #ifndef SWIG
 protected:
@@ -101,6 +110,32 @@ public:
 private:
   friend class comm;
   explicit dist_graph_comm(std::shared_ptr<state> s) noexcept : topo_comm(std::move(s)) {}
+#endif
+};
+
+/// A general graph (comm.create_graph): every process knows the whole graph.
+class graph_comm : public topo_comm {
+public:
+  /// A null communicator.
+  graph_comm() = default;
+  /// Number of nodes and of edges (MPI_Graphdims_get; each undirected edge counts twice).
+  int nnodes() const;
+  int nedges() const;
+  /// The graph in MPI's form (MPI_Graph_get).
+  std::vector<int> index() const;
+  std::vector<int> edges() const;
+  /// Number of neighbours of node `rank` (MPI_Graph_neighbors_count).
+  int neighbors_count(int rank) const;
+  /// The neighbours of node `rank` (MPI_Graph_neighbors); of this process without argument
+  /// (the order of the neighbour collectives' blocks).
+  std::vector<int> neighbors(int rank) const;
+  std::vector<int> neighbors() const;
+
+#ifndef SWIG
+private:
+  friend class comm;
+  explicit graph_comm(std::shared_ptr<state> s) noexcept : topo_comm(std::move(s)) {}
+  const oompi::graph_communicator& graph(const char* what) const;
 #endif
 };
 

@@ -7,16 +7,31 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.nio.DoubleBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import org.oompi.Buffers;
 import org.oompi.Comm;
+import org.oompi.CommFuture;
+import org.oompi.Comparison;
+import org.oompi.Datatype;
+import org.oompi.DatatypeContents;
+import org.oompi.DatatypeVector;
 import org.oompi.DistGraphComm;
+import org.oompi.GraphComm;
 import org.oompi.Group;
+import org.oompi.Info;
+import org.oompi.Keyval;
+import org.oompi.MPI;
 import org.oompi.Op;
 import org.oompi.Request;
+import org.oompi.RequestVector;
+import org.oompi.TopologyKind;
 
 /**
  * Binding parity with the C++ core (issue 15): group rank ranges, reduceLocal, in-place
- * v-collectives, ireduceScatter, neighbour v-collectives; with their bad inputs.
+ * v-collectives, ireduceScatter, neighbour v-collectives; info objects, attributes, alltoallw,
+ * graphs, idup, datatype contents, nonblocking calls on arrays; with their bad inputs.
  */
 @ExtendWith(MpiExtension.class)
 class ParityTest {
@@ -140,6 +155,237 @@ class ParityTest {
       for (int v : into) assertEquals(left, v);
       assertThrows(IllegalArgumentException.class,
           () -> g.neighborAllgatherv(new double[1], new double[1], new int[] {1, 1}, new int[] {0, 0}));
+    }
+  }
+
+  // --- second part ---------------------------------------------------------------------------
+
+  @Test
+  void infoObjects() {
+    try (Info info = Info.create(); Info copy0 = Info.create()) {
+      info.set("no_locks", "true");
+      info.set("cb_nodes", "2");
+      assertEquals(2, info.getSize());
+      assertEquals("2", info.get("cb_nodes"));
+      assertTrue(info.contains("no_locks"));
+      assertTrue(info.keys().contains("cb_nodes"));
+      Info copy = info.dup();
+      assertTrue(info.remove("cb_nodes"));
+      assertFalse(info.remove("cb_nodes"));
+      assertEquals(1, info.getSize());
+      assertEquals(2, copy.getSize());
+      assertThrows(IndexOutOfBoundsException.class, () -> info.get("cb_nodes"));
+      assertThrows(IllegalArgumentException.class, () -> info.set("", "x"));
+      assertThrows(IllegalArgumentException.class, () -> info.set("k".repeat(1000), "x"));
+      assertThrows(IllegalArgumentException.class, () -> info.set("k", ""));
+      try (Comm c = world.dupWithInfo(copy)) {
+        assertEquals(size, c.getSize());
+        c.setInfo(info);
+        try (Info got = c.getInfo()) {
+          assertFalse(got.isNull());
+        }
+        assertThrows(IllegalArgumentException.class, () -> c.setInfo(new Info()));
+      }
+      copy.close();
+      copy.close();  // idempotent
+      assertThrows(IllegalStateException.class, () -> copy.get("cb_nodes"));
+      assertThrows(IllegalStateException.class, () -> world.dupWithInfo(copy));
+    }
+  }
+
+  @Test
+  void attributes() {
+    try (Keyval copied = Keyval.create(true); Keyval priv = Keyval.create(false)) {
+      long big = (1L << 40) + rank;
+      copied.set(world, big);
+      priv.set(world, -7);
+      assertEquals(big, copied.get(world));
+      try (Comm d = world.dup()) {
+        assertEquals(big, copied.get(d));
+        assertFalse(priv.has(d));
+        assertThrows(IndexOutOfBoundsException.class, () -> priv.get(d));
+      }
+      copied.set(world, 5);
+      assertEquals(5, copied.get(world));
+      assertTrue(copied.remove(world));
+      assertFalse(copied.remove(world));
+      assertTrue(priv.remove(world));
+      copied.close();
+      assertThrows(IllegalStateException.class, () -> copied.set(world, 1));
+    }
+    assertTrue(Comm.tagUb() >= 32767);
+    assertTrue(Comm.appnum() >= -1);
+    assertTrue(Comm.universeSize() == -1 || Comm.universeSize() >= 1);  // slots, not ranks
+    Comm.wtimeIsGlobal();
+  }
+
+  @Test
+  void alltoallw() {
+    try (Datatype pair = Datatype.contiguous(2, Datatype.DOUBLE)) {
+      double[] send = new double[2 * size];
+      for (int i = 0; i < send.length; i++) send[i] = i + 100 * rank;
+      double[] recv = new double[2 * size];
+      DatatypeVector stypes = new DatatypeVector();
+      DatatypeVector rtypes = new DatatypeVector();
+      int[] scounts = new int[size], rcounts = new int[size], displs = new int[size];
+      for (int r = 0; r < size; r++) {
+        stypes.add(r % 2 == 0 ? Datatype.DOUBLE : pair);
+        scounts[r] = r % 2 == 0 ? 2 : 1;
+        rtypes.add(pair);
+        rcounts[r] = 1;
+        displs[r] = 16 * r;
+      }
+      world.alltoallw(send, scounts, displs, stypes, recv, rcounts, displs, rtypes);
+      for (int r = 0; r < size; r++) {
+        assertEquals(100 * r + 2 * rank, recv[2 * r]);
+        assertEquals(100 * r + 2 * rank + 1, recv[2 * r + 1]);
+      }
+      int[] twos = new int[size];
+      java.util.Arrays.fill(twos, 2);
+      assertThrows(IllegalArgumentException.class,
+          () -> world.alltoallw(send, scounts, displs, stypes, recv, twos, displs, rtypes));
+      stypes.remove(size - 1);
+      assertThrows(IllegalArgumentException.class,
+          () -> world.alltoallw(send, scounts, displs, stypes, recv, rcounts, displs, rtypes));
+    }
+  }
+
+  @Test
+  void neighbourAlltoallw() {
+    int left = (rank - 1 + size) % size;
+    int right = (rank + 1) % size;
+    try (DistGraphComm g = world.createDistGraph(new int[] {left}, new int[] {right})) {
+      long[] into = new long[3];
+      DatatypeVector longs = new DatatypeVector(new Datatype[] {Datatype.LONG});
+      g.neighborAlltoallw(new long[] {rank, rank * 10L}, new int[] {2}, new long[] {0}, longs,
+          into, new int[] {2}, new long[] {8}, longs);
+      assertArrayEquals(new long[] {0, left, left * 10L}, into);
+      assertThrows(IllegalArgumentException.class, () -> g.neighborAlltoallw(new long[2],
+          new int[] {2, 1}, new long[] {0, 0}, longs, into, new int[] {2}, new long[] {8}, longs));
+    }
+  }
+
+  @Test
+  void graphTopology() {
+    int[] index = new int[size];
+    int[] edges = new int[2 * size];
+    for (int i = 0; i < size; i++) {
+      edges[2 * i] = (i - 1 + size) % size;
+      edges[2 * i + 1] = (i + 1) % size;
+      index[i] = 2 * (i + 1);
+    }
+    try (GraphComm g = world.createGraph(index, edges, false)) {
+      assertEquals(TopologyKind.GRAPH, g.topology());
+      assertEquals(size, g.nnodes());
+      assertEquals(2 * size, g.nedges());
+      assertArrayEquals(index, g.index());
+      assertArrayEquals(edges, g.edges());
+      assertEquals(2, g.neighborsCount(rank));
+      int[] mine = {(rank - 1 + size) % size, (rank + 1) % size};
+      assertArrayEquals(mine, g.neighbors());
+      int[] got = new int[2];
+      g.neighborAllgather(new int[] {rank}, got);
+      assertArrayEquals(mine, got);
+      assertThrows(IndexOutOfBoundsException.class, () -> g.neighborsCount(size));
+    }
+    assertThrows(IndexOutOfBoundsException.class,
+        () -> world.createGraph(new int[] {1}, new int[] {size}, false));
+    assertThrows(IllegalArgumentException.class,
+        () -> world.createGraph(new int[] {2, 1}, new int[] {0, 0}, false));
+  }
+
+  @Test
+  void idup() {
+    CommFuture fut = world.idup();
+    RequestVector reqs = new RequestVector(new Request[] {fut.getRequest()});
+    Request.waitAll(reqs);
+    try (Comm c = fut.get()) {
+      assertEquals(size, c.getSize());
+      assertEquals(Comparison.CONGRUENT, c.compare(world));
+      double[] got = new double[1];
+      c.allreduce(new double[] {1}, got, Op.SUM);
+      assertEquals(size, got[0]);
+    }
+    try (Comm d = world.idup().get()) {  // get() waits itself
+      assertEquals(rank, d.getRank());
+    }
+  }
+
+  @Test
+  void datatypeContents() {
+    assertEquals(MPI.COMBINER_NAMED, Datatype.DOUBLE.combiner());
+    assertEquals(0, Datatype.DOUBLE.contents().integers().length);
+    try (Datatype v = Datatype.vector(3, 1, 2, Datatype.DOUBLE)) {
+      DatatypeContents c = v.contents();
+      assertEquals(MPI.COMBINER_VECTOR, c.getCombiner());
+      assertArrayEquals(new int[] {3, 1, 2}, c.integers());
+      assertEquals(0, c.addresses().length);
+      assertEquals("MPI_DOUBLE", c.types().get(0).getName());
+      try (Datatype st = Datatype.createStruct(new int[] {1, 2}, new long[] {0, 8},
+               new DatatypeVector(new Datatype[] {Datatype.INT, v}))) {
+        DatatypeContents sc = st.contents();
+        assertEquals(MPI.COMBINER_STRUCT, sc.getCombiner());
+        assertArrayEquals(new int[] {2, 1, 2}, sc.integers());
+        assertArrayEquals(new long[] {0, 8}, sc.addresses());
+        try (Datatype inner = sc.types().get(1)) {
+          assertEquals(MPI.COMBINER_VECTOR, inner.combiner());
+          assertEquals(v.getSize(), inner.getSize());
+        }
+      }
+      v.close();
+      assertThrows(IllegalStateException.class, v::contents);
+    }
+  }
+
+  /** Nonblocking calls on primitive arrays work on native copies: collections (which move
+   *  arrays) while they are pending change nothing. */
+  @Test
+  void nonblockingOnArraysSurviveGc() {
+    int next = (rank + 1) % size;
+    int prev = (rank - 1 + size) % size;
+    int n = 1000;
+    int[] in = new int[n];
+    Request r = world.irecv(in, prev, 3);
+    int[] out = new int[n];
+    for (int i = 0; i < n; i++) out[i] = rank * n + i;
+    Request s = world.isend(out, next, 3);
+    double[] sum = new double[2];
+    Request a = world.iallreduce(new double[] {rank, 1}, sum, Op.SUM);
+    for (int k = 0; k < 3; k++) {
+      byte[][] junk = new byte[200][];
+      for (int j = 0; j < junk.length; j++) junk[j] = new byte[10_000];
+      System.gc();
+    }
+    s.waitFor();
+    assertEquals(4L * n, r.waitFor().getCountBytes());
+    a.waitFor();
+    for (int i = 0; i < n; i++) assertEquals(prev * n + i, in[i]);
+    assertArrayEquals(new double[] {size * (size - 1) / 2.0, size}, sum);
+    // A receive into an array the call refuses leaves no request behind (bad count).
+    assertThrows(IllegalArgumentException.class,
+        () -> world.ireduceScatter(new double[size], new double[3], new int[size], Op.SUM));
+  }
+
+  @Test
+  void fileHints() throws Exception {
+    long[] pid = {ProcessHandle.current().pid()};
+    world.bcast(pid, 0);
+    String p = System.getProperty("java.io.tmpdir") + "/oompi_jparity_" + pid[0] + ".bin";
+    try (Info hints = Info.create()) {
+      hints.set("access_style", "write_once");
+      try (org.oompi.File f = org.oompi.File.open(world, p, MPI.MODE_CREATE | MPI.MODE_RDWR, hints)) {
+        try (Info got = f.getInfo()) {
+          assertTrue(got.getSize() >= 0);  // MPI may drop any hint
+        }
+        f.setInfo(hints);
+        assertThrows(IllegalArgumentException.class, () -> f.setInfo(new Info()));
+      }
+      hints.close();
+      assertThrows(IllegalStateException.class,
+          () -> org.oompi.File.open(world, p, MPI.MODE_RDONLY, hints));
+    } finally {
+      world.barrier();
+      if (rank == 0) java.nio.file.Files.deleteIfExists(java.nio.file.Path.of(p));
     }
   }
 }

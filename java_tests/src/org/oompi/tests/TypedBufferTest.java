@@ -87,8 +87,8 @@ class TypedBufferTest {
       assertThrows(NullPointerException.class, () -> Buffers.typed(new double[25], 1, null));
       assertThrows(IllegalArgumentException.class,
           () -> Buffers.typed(Buffers.typed(new double[25], 1, blk), 1, blk));
-      assertThrows(IllegalArgumentException.class,  // arrays move: never nonblocking
-          () -> world.irecv(Buffers.typed(new double[25], 1, blk), rank, 0));
+      assertThrows(IllegalArgumentException.class,  // arrays move: never persistent
+          () -> world.recvInit(Buffers.typed(new double[25], 1, blk), rank, 0));
     }
     Datatype closed = Datatype.vector(2, 1, 2, Datatype.INT);
     closed.close();

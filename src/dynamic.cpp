@@ -25,6 +25,68 @@ intercomm comm::spawn(const std::string& program, const std::vector<std::string>
   return intercomm(state::adopt(ic.release(), true));
 }
 
+namespace {
+// The root's commands, or the reason they are malformed.
+std::vector<oompi::spawn_command> commands_of(const std::vector<std::string>& programs,
+                                              const std::vector<std::vector<std::string>>& args,
+                                              const std::vector<int>& maxprocs,
+                                              const std::vector<std::vector<std::string>>& hints,
+                                              std::string& why) {
+  const std::size_t n = programs.size();
+  std::vector<oompi::spawn_command> cmds;
+  if (maxprocs.size() != n) why = "maxprocs has another length than programs";
+  else if (!args.empty() && args.size() != n) why = "args is neither empty nor one list per program";
+  else if (!hints.empty() && hints.size() != n) why = "hints is neither empty nor one list per program";
+  if (!why.empty()) return cmds;
+  for (std::size_t i = 0; i < n; ++i) {
+    oompi::spawn_command c;
+    c.program = programs[i];
+    if (!args.empty()) c.args = args[i];
+    c.maxprocs = maxprocs[i];
+    if (!hints.empty()) {
+      const auto& h = hints[i];
+      if (h.size() % 2) {
+        why = "the hints of command " + std::to_string(i) + " are an odd number of strings";
+        return {};
+      }
+      for (std::size_t k = 0; k < h.size(); k += 2) {
+        if (h[k].empty() || h[k].size() > MPI_MAX_INFO_KEY) {
+          why = "the hints of command " + std::to_string(i) + " have an empty or too long key";
+          return {};
+        }
+        c.hints.emplace_back(h[k], h[k + 1]);
+      }
+    }
+    cmds.push_back(std::move(c));
+  }
+  return cmds;
+}
+}  // namespace
+
+intercomm comm::spawn_multiple(const std::vector<std::string>& programs,
+                               const std::vector<std::vector<std::string>>& args,
+                               const std::vector<int>& maxprocs,
+                               const std::vector<std::vector<std::string>>& hints,
+                               int root) const {
+  constexpr const char* routine = "MPI_Comm_spawn_multiple";
+  const auto& s = live_intra("comm.spawn_multiple");
+  oompi::detail::require_running(routine);
+  oompi::detail::check_root(routine, s.c, root);
+  detail::drain();
+  // The lists are read at the root only: its verdict on their shape is shared first (the core
+  // then checks counts and programs and shares that verdict too), so all throw or none.
+  std::string why;
+  std::vector<oompi::spawn_command> cmds;
+  if (s.c.rank() == root) cmds = commands_of(programs, args, maxprocs, hints, why);
+  int bad = why.empty() ? 0 : 1;
+  OOMPI_CHECK(MPI_Bcast, (&bad, 1, MPI_INT, root, s.c.native()));
+  if (bad)
+    throw std::invalid_argument(std::string(routine) + ": " +
+                                (why.empty() ? std::string("malformed commands (at the root)") : why));
+  auto ic = s.c.spawn_multiple(cmds, root);
+  return intercomm(state::adopt(ic.release(), true));
+}
+
 intercomm comm::accept(const std::string& port, int root) const {
   const auto& s = live_intra("comm.accept");
   oompi::detail::require_running("MPI_Comm_accept");

@@ -104,8 +104,10 @@ namespace oompi { namespace rt { struct buffer; struct async_buffer; class statu
 namespace std {
 %template(IntVector) vector<int>;
 %template(Int64Vector) vector<long long>;
-// Program arguments of comm.spawn.
+// Program arguments of comm.spawn; hints as key/value pairs flattened {k1, v1, k2, ...}.
 %template(StringVector) vector<std::string>;
+// comm.spawn_multiple: one argument list (or hint list) per program.
+%template(StringVectorVector) vector<vector<std::string> >;
 }
 #ifdef OOMPI_VECTOR_TYPEMAPS
 OOMPI_VECTOR_TYPEMAPS  // a language's own conversions for vector parameters
@@ -173,5 +175,6 @@ namespace std {
 %attribute(oompi::rt::file, int64_t, position, position);
 %attribute(oompi::rt::file, int64_t, position_shared, position_shared);
 %attribute(oompi::rt::file, int, amode, amode);
-%attribute(oompi::rt::file, bool, atomicity, atomicity);  // set_atomicity (collective) stays a call
+%attribute(oompi::rt::file, bool, atomicity, atomicity);
+// file.get_info() returns a new list each time: a call, not a property.  // set_atomicity (collective) stays a call
 %include <oompi/rt/file.hpp>

@@ -579,13 +579,25 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::window, true,
   public java.nio.ByteBuffer memory() {
     return ((java.nio.ByteBuffer) memoryBytes()).order(java.nio.ByteOrder.nativeOrder());
   }
+  /** Shared-memory windows (allocateShared): `rank`'s part as a direct ByteBuffer in native
+   *  byte order, read and written by load and store (synchronise with sync() and a barrier, or
+   *  fence/lock epochs). Do not use it after close(). */
+  public java.nio.ByteBuffer sharedMemory(int rank) {
+    return ((java.nio.ByteBuffer) sharedMemoryBytes(rank)).order(java.nio.ByteOrder.nativeOrder());
+  }
 )
 %typemap(in, numinputs=0) JNIEnv* jni_env %{ $1 = jenv; %}
 %javamethodmodifiers oompi::rt::window::memory_bytes "private";
+%javamethodmodifiers oompi::rt::window::shared_memory_bytes "private";
 %extend oompi::rt::window {
   jobject memory_bytes(JNIEnv* jni_env) const {
     return jni_env->NewDirectByteBuffer(reinterpret_cast<void*>(static_cast<std::intptr_t>($self->address())),
                                         $self->size());
+  }
+  jobject shared_memory_bytes(int rank, JNIEnv* jni_env) const {
+    const std::int64_t size = $self->shared_size(rank);  // checks rank and the window's kind
+    return jni_env->NewDirectByteBuffer(
+        reinterpret_cast<void*>(static_cast<std::intptr_t>($self->shared_address(rank))), size);
   }
 }
 // --- MPI-IO (issue 15): File is AutoCloseable (try-with-resources closes it collectively) ------

@@ -112,6 +112,16 @@ public:
   /// to them. A program the root cannot find or execute is refused (std::invalid_argument).
   intercomm spawn(const std::string& program, const std::vector<std::string>& args,
                   int maxprocs, int root = 0) const;
+  /// Starts several programs in one new world (MPI_Comm_spawn_multiple): command i is
+  /// programs[i] with args[i], maxprocs[i] copies, and hints[i] (MPI_Info keys such as "wdir",
+  /// "env", as key/value pairs flattened {key1, value1, ...}). `args` and `hints` may be empty
+  /// (none for every command) or hold one list per program. Mismatched lengths, an odd hint
+  /// list, maxprocs < 1 or a program the root cannot find: std::invalid_argument everywhere.
+  intercomm spawn_multiple(const std::vector<std::string>& programs,
+                           const std::vector<std::vector<std::string>>& args,
+                           const std::vector<int>& maxprocs,
+                           const std::vector<std::vector<std::string>>& hints,
+                           int root = 0) const;
   /// Waits for a job to connect to `port` (MPI_Comm_accept).
   intercomm accept(const std::string& port, int root = 0) const;
   /// Connects to a job accepting on `port` (MPI_Comm_connect).

@@ -23,11 +23,21 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace oompi::rt {
 
 /// Where seek counts from (MPI_SEEK_SET, MPI_SEEK_CUR, MPI_SEEK_END).
 enum class seek_from : int { set = 0, current = 1, end = 2 };
+
+/// A file's view (file.get_view): the byte displacement, the elementary type, the file type
+/// and the data representation.
+struct file_view {
+  std::int64_t displacement = 0;
+  datatype etype;
+  datatype filetype;
+  std::string datarep;
+};
 
 class file {
 public:
@@ -38,6 +48,13 @@ public:
   /// mode_* constants (mode_create | mode_wronly). A missing file: oompi::error of class
   /// MPI_ERR_NO_SUCH_FILE.
   static file open(const comm& c, const std::string& path, int mode);
+  /// The same with hints (MPI_Info) as key/value pairs flattened: {key1, value1, key2, ...}.
+  /// An odd number of strings or an empty key: std::invalid_argument (on every process; the
+  /// hints are checked before the collective open). Unknown keys are ignored, as MPI says.
+  static file open(const comm& c, const std::string& path, int mode,
+                   const std::vector<std::string>& hints);
+  /// The hints in use (MPI_File_get_info), flattened {key1, value1, ...}.
+  std::vector<std::string> get_info() const;
   /// Deletes a file (MPI_File_delete); a missing file: class MPI_ERR_NO_SUCH_FILE.
   static void remove(const std::string& path);
   /// Closes the file (collective) and every copy of this handle. Idempotent.
@@ -50,6 +67,9 @@ public:
   /// `filetype` in units of `etype`. Resets both file pointers.
   void set_view(std::int64_t displacement, const datatype& etype, const datatype& filetype,
                 const std::string& datarep = "native");
+  /// The current view (MPI_File_get_view); its derived types are new handles (close them, or
+  /// let them go).
+  file_view get_view() const;
   /// Byte position in the file of view offset `offset`.
   std::int64_t byte_offset(std::int64_t offset) const;
 
@@ -88,6 +108,15 @@ public:
   request iwrite_all(const async_buffer& buf) const;  // collective
   request iread_shared(async_buffer& buf) const;
   request iwrite_shared(const async_buffer& buf) const;
+
+  // --- split collectives (MPI_File_read_all_begin ... write_all_end) -------------------------
+  // One split collective at a time per file (MPI's rule): a second begin before the end, or an
+  // end without its begin, throws std::logic_error. The file holds the buffer from begin
+  // until end returns; MPI may read or write it in between.
+  void read_all_begin(async_buffer& buf) const;
+  status read_all_end() const;
+  void write_all_begin(const async_buffer& buf) const;
+  status write_all_end() const;
 
   // --- size, consistency ------------------------------------------------------------------
   /// Size in bytes.

@@ -589,6 +589,15 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::window, true,
 %typemap(in, numinputs=0) JNIEnv* jni_env %{ $1 = jenv; %}
 %javamethodmodifiers oompi::rt::window::memory_bytes "private";
 %javamethodmodifiers oompi::rt::window::shared_memory_bytes "private";
+// Declared before oompi.i's %exception: its own handler (a bad rank or window kind throws).
+%exception oompi::rt::window::shared_memory_bytes {
+  try {
+    $action
+  } catch (...) {
+    oompi::java::translate(jenv);
+    return $null;
+  }
+}
 %extend oompi::rt::window {
   jobject memory_bytes(JNIEnv* jni_env) const {
     return jni_env->NewDirectByteBuffer(reinterpret_cast<void*>(static_cast<std::intptr_t>($self->address())),

@@ -97,12 +97,8 @@ file_view file::get_view() const {
   MPI_Datatype et = MPI_DATATYPE_NULL, ft = MPI_DATATYPE_NULL;
   char rep[MPI_MAX_DATAREP_STRING + 1] = {};
   OOMPI_CHECK(MPI_File_get_view, (s.f.native(), &disp, &et, &ft, rep));
-  file_view v;
-  v.displacement = disp;
-  v.etype = datatype::adopt(et);
-  v.filetype = datatype::adopt(ft);
-  v.datarep = rep;
-  return v;
+  datatype e = datatype::adopt(et);  // owned at once: freed even if the next throws
+  return file_view(disp, std::move(e), datatype::adopt(ft), rep);
 }
 
 std::vector<std::string> file::get_info() const {

@@ -176,5 +176,10 @@ namespace std {
 %attribute(oompi::rt::file, int64_t, position_shared, position_shared);
 %attribute(oompi::rt::file, int, amode, amode);
 %attribute(oompi::rt::file, bool, atomicity, atomicity);
-// file.get_info() returns a new list each time: a call, not a property.  // set_atomicity (collective) stays a call
+// file.get_info() returns a new list each time: a call, not a property.
+%nodefaultctor oompi::rt::file_view;  // made by file.get_view only
+%attribute(oompi::rt::file_view, int64_t, displacement, displacement);
+%attributestring(oompi::rt::file_view, std::string, datarep, datarep);
+%attributeval(oompi::rt::file_view, oompi::rt::datatype, etype, etype);
+%attributeval(oompi::rt::file_view, oompi::rt::datatype, filetype, filetype);  // set_atomicity (collective) stays a call
 %include <oompi/rt/file.hpp>

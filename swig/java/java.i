@@ -611,6 +611,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::window, true,
 }
 // --- MPI-IO (issue 15): File is AutoCloseable (try-with-resources closes it collectively) ------
 OOMPI_JAVA_CLOSEABLE(oompi::rt::file, true, )
+OOMPI_JAVA_CLEANER(oompi::rt::file_view)
 
 %include "../oompi.i"
 

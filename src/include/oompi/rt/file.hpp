@@ -31,12 +31,25 @@ namespace oompi::rt {
 enum class seek_from : int { set = 0, current = 1, end = 2 };
 
 /// A file's view (file.get_view): the byte displacement, the elementary type, the file type
-/// and the data representation.
-struct file_view {
-  std::int64_t displacement = 0;
-  datatype etype;
-  datatype filetype;
-  std::string datarep;
+/// and the data representation. The types are new handles for derived types (close them, or
+/// let them go), shared constants for predefined ones.
+class file_view {
+public:
+  std::int64_t displacement() const noexcept { return displacement_; }
+  datatype etype() const { return etype_; }
+  datatype filetype() const { return filetype_; }
+  std::string datarep() const { return datarep_; }
+
+#ifndef SWIG
+  file_view() = default;
+  file_view(std::int64_t d, datatype e, datatype f, std::string rep)
+      : displacement_(d), etype_(std::move(e)), filetype_(std::move(f)), datarep_(std::move(rep)) {}
+#endif
+
+private:
+  std::int64_t displacement_ = 0;
+  datatype etype_, filetype_;
+  std::string datarep_;
 };
 
 class file {

@@ -217,17 +217,23 @@ namespace Oompi.Tests
             using (var node = world.SplitShared())
             using (var win = Window.AllocateShared(node, 2, TypeKind.Int32))
             {
-                var mine = win.SharedMemory<int>(node.Rank);
-                Assert.Equal(new[] { 0, 0 }, mine.ToArray());
-                mine[0] = node.Rank;
-                mine[1] = 100 + node.Rank;
-                win.Sync();
-                node.Barrier();
-                win.Sync();
-                for (int r = 0; r < node.Size; ++r)
-                    Assert.Equal(new[] { r, 100 + r }, win.SharedMemory<int>(r).ToArray());
+                Assert.Equal(new[] { 0, 0 }, win.SharedMemory<int>(node.Rank).ToArray());
                 var got = new int[1];
-                using (win.Lock(node.Size - 1, LockType.Shared)) win.Get(got, node.Size - 1, 1);
+                // Load/store under a LockAll epoch, with sync-barrier-sync (MPI_Win_sync belongs
+                // in a passive-target epoch: MPICH refuses it outside one).
+                using (win.LockAll((int)RmaMode.Nocheck))
+                {
+                    var mine = win.SharedMemory<int>(node.Rank);
+                    mine[0] = node.Rank;
+                    mine[1] = 100 + node.Rank;
+                    win.Sync();
+                    node.Barrier();
+                    win.Sync();
+                    for (int r = 0; r < node.Size; ++r)
+                        Assert.Equal(new[] { r, 100 + r }, win.SharedMemory<int>(r).ToArray());
+                    win.Get(got, node.Size - 1, 1);
+                    win.Flush(node.Size - 1);
+                }
                 Assert.Equal(100 + node.Size - 1, got[0]);
                 Assert.Throws<ArgumentOutOfRangeException>(() => win.SharedMemory<int>(node.Size));
                 node.Barrier();

@@ -170,8 +170,8 @@ OOMPI_CS_DISPOSABLE(oompi::rt::epoch, true)
   public global::System.Span<T> Memory<T>() where T : unmanaged =>
       new global::System.Span<T>((void*)Address(), checked((int)(Size / sizeof(T))));
   /// <summary>Shared-memory windows (AllocateShared): <paramref name="rank"/>'s part as
-  /// elements of T, read and written by load and store (synchronise with Sync() and a barrier,
-  /// or fence/lock epochs). Do not use it after Dispose.</summary>
+  /// elements of T, read and written by load and store (in a LockAll epoch: Sync(), a barrier,
+  /// Sync() between a store and another process's load). Do not use it after Dispose.</summary>
   public global::System.Span<T> SharedMemory<T>(int rank) where T : unmanaged {
     long size = SharedSize(rank);  // checks the rank and the window's kind
     return new global::System.Span<T>((void*)SharedAddress(rank), checked((int)(size / sizeof(T))));

@@ -580,8 +580,8 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::window, true,
     return ((java.nio.ByteBuffer) memoryBytes()).order(java.nio.ByteOrder.nativeOrder());
   }
   /** Shared-memory windows (allocateShared): `rank`'s part as a direct ByteBuffer in native
-   *  byte order, read and written by load and store (synchronise with sync() and a barrier, or
-   *  fence/lock epochs). Do not use it after close(). */
+   *  byte order, read and written by load and store (in a lockAll epoch: sync(), a barrier, sync()
+   *  between a store and another process's load). Do not use it after close(). */
   public java.nio.ByteBuffer sharedMemory(int rank) {
     return ((java.nio.ByteBuffer) sharedMemoryBytes(rank)).order(java.nio.ByteOrder.nativeOrder());
   }

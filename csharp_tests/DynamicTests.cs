@@ -70,12 +70,20 @@ namespace Oompi.Tests
             if (Rank == 0)
                 for (int c = 0; c < 2; c++)
                 {
-                    var got = new int[2];
+                    var got = new int[3];
                     children.Recv(got, c, 0);
-                    Assert.Equal(new[] { c, 2 }, got);
+                    Assert.Equal(new[] { c, 2, InTmp }, got);
                 }
+            FinishChildren(children);
+        }
+
+        private static int InTmp => System.IO.Directory.GetCurrentDirectory() == "/tmp" ? 1 : 0;
+
+        private void FinishChildren(Intercomm children)
+        {
+            int kids = children.RemoteSize;
             var merged = children.Merge(false);
-            Assert.Equal(Size + 2, merged.Size);
+            Assert.Equal(Size + kids, merged.Size);
             long n = merged.Size;
             var total = new long[1];
             merged.Allreduce(new long[] { merged.Rank }, total, Op.Sum);
@@ -84,6 +92,76 @@ namespace Oompi.Tests
             children.Disconnect();
             Assert.True(children.IsNull());
             Assert.Throws<ObjectDisposedException>(() => children.Send(new int[1], 0, 0));
+        }
+
+        /// <summary>SpawnMultiple: two commands in one new world, their own counts and hints
+        /// (the first runs in /tmp: "wdir").</summary>
+        [Fact]
+        public void SpawnMultiple()
+        {
+            if (!CanSpawn()) return;
+            GC.KeepAlive(Watchdog);
+            string dotnet = Environment.ProcessPath!, dll = typeof(Runner).Assembly.Location;
+            var args = new StringVectorVector();
+            args.Add(new StringVector(new[] { dll, "dynamic_child" }));
+            args.Add(new StringVector(new[] { dll, "dynamic_child" }));
+            using var inTmp = Info.Create();
+            inTmp.Set("wdir", "/tmp");
+            var hints = new InfoVector();
+            hints.Add(inTmp);
+            hints.Add(new Info());
+            Interlocked.Exchange(ref spawnSince, Environment.TickCount64);
+            Intercomm children;
+            try
+            {
+                children = world.SpawnMultiple(new StringVector(new[] { dotnet, dotnet }), args,
+                                               new[] { 1, 2 }, hints, 0);
+            }
+            finally
+            {
+                Interlocked.Exchange(ref spawnSince, 0);
+            }
+            using (children)
+            {
+                Assert.Equal(3, children.RemoteSize);
+                if (Rank == 0)
+                {
+                    var got = new int[3];
+                    children.Recv(got, 0, 0);
+                    Assert.Equal(new[] { 0, 3, 1 }, got);
+                    for (int c = 1; c < 3; c++)
+                    {
+                        children.Recv(got, c, 0);
+                        Assert.Equal(new[] { c, 3, InTmp }, got);
+                    }
+                }
+                FinishChildren(children);
+            }
+        }
+
+        [Fact]
+        public void BadSpawnMultipleInput()
+        {
+            if (!CanSpawn()) return;
+            var two = new StringVector(new[] { "dotnet", "dotnet" });
+            var none = new StringVectorVector();
+            var noHints = new InfoVector();
+            var e = Assert.Throws<ArgumentException>(() => world.SpawnMultiple(two, none, new[] { 1 }, noHints, 0));
+            Assert.Contains(Rank == 0 ? "maxprocs" : "at the root", e.Message);
+            var closed = Info.Create();
+            var closedHints = new InfoVector();
+            closedHints.Add(closed);  // the vector's copy shares the handle, disposed below
+            closedHints.Add(new Info());
+            closed.Dispose();
+            Assert.Throws<ArgumentException>(() => world.SpawnMultiple(two, none, new[] { 1, 1 }, closedHints, 0));
+            Assert.Throws<ArgumentException>(() => world.SpawnMultiple(new StringVector(), none, new int[0], noHints, 0));
+            Assert.Throws<ArgumentException>(() => world.SpawnMultiple(two, none, new[] { 1, 0 }, noHints, 0));
+            Assert.Throws<ArgumentException>(() => world.SpawnMultiple(
+                new StringVector(new[] { "/nonexistent/oompi-no-program" }), none, new[] { 1 }, noHints, 0));
+            Assert.Throws<ArgumentOutOfRangeException>(() => world.SpawnMultiple(two, none, new[] { 1, 1 }, noHints, Size));
+            var total = new int[1];
+            world.Allreduce(new[] { 1 }, total, Op.Sum);
+            Assert.Equal(Size, total[0]);
         }
 
         [Fact]
@@ -114,7 +192,9 @@ namespace Oompi.Tests
                 Console.Error.WriteLine("dynamic_child: no parent");
                 return 2;
             }
-            parent.Send(new[] { world.Rank, world.Size }, 0, 0);
+            // rank, size, 1 when the working directory is /tmp (SpawnMultiple's "wdir" hint)
+            int inTmp = System.IO.Directory.GetCurrentDirectory() == "/tmp" ? 1 : 0;
+            parent.Send(new[] { world.Rank, world.Size, inTmp }, 0, 0);
             var merged = parent.Merge(true);
             var total = new long[1];
             merged.Allreduce(new long[] { merged.Rank }, total, Op.Sum);

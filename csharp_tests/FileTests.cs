@@ -136,5 +136,50 @@ namespace Oompi.Tests
             Assert.Equal(Mpi.ErrFileExists, e.ErrorClass);
             Cleanup(path);
         }
+
+        /// <summary>Hints at open, GetInfo, GetView, and the split collectives (the array is
+        /// pinned by the file from begin to end).</summary>
+        [Fact]
+        public void HintsViewSplitCollectives()
+        {
+            string path = PathFor("split");
+            const int n = 4;
+            MpiFile f;
+            using (var hints = Info.Create())
+            {
+                hints.Set("cb_buffer_size", "1048576");
+                f = MpiFile.Open(world, path, Mpi.ModeCreate | Mpi.ModeRdwr, hints);
+            }
+            using (var used = f.GetInfo())
+                foreach (var k in used.Keys()) Assert.NotEmpty(used.Get(k));
+            var v = f.GetView();
+            Assert.Equal(0, v.Displacement);
+            Assert.Equal("native", v.Datarep);
+            f.SetView(Rank * n * 4L, Datatype.Int, Datatype.Int);
+            v = f.GetView();
+            Assert.Equal(Rank * n * 4L, v.Displacement);
+            Assert.Equal(4, v.Etype.Size);
+            f.WriteAllBegin(Range(n, 10 * Rank));  // a temporary array: pinned until the end
+            GC.Collect();
+            Assert.Throws<InvalidOperationException>(() => f.WriteAllBegin(new int[1]));
+            Assert.Throws<InvalidOperationException>(() => f.ReadAllEnd());
+            Assert.Throws<InvalidOperationException>(() => f.Dispose());
+            Assert.Equal(n, f.WriteAllEnd().GetCount(Datatype.Int));
+            Assert.Throws<InvalidOperationException>(() => f.WriteAllEnd());
+            Sync(f);
+            f.Seek(0, SeekFrom.Set);
+            var back = new int[n];
+            f.ReadAllBegin(back);
+            Assert.Equal(n, f.ReadAllEnd().GetCount(Datatype.Int));
+            Assert.Equal(Range(n, 10 * Rank), back);
+            f.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => f.GetView());
+            // hints closed on one process only: every process throws the same
+            var one = Info.Create();
+            if (Rank == 0) one.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => MpiFile.Open(world, path, Mpi.ModeRdonly, one));
+            one.Dispose();
+            Cleanup(path);
+        }
     }
 }

@@ -163,5 +163,112 @@ namespace Oompi.Tests
             win.Dispose();
             Assert.Throws<ObjectDisposedException>(() => copy.Flush(0));
         }
+
+        /// <summary>RPut, RGet, RAccumulate, RGetAccumulate in a LockAll epoch: each request
+        /// completes the operation locally; the arrays stay pinned until then.</summary>
+        [Fact]
+        public void RequestForms()
+        {
+            using var win = Window.Allocate(world, 2 * Size, TypeKind.Int64);
+            world.Barrier();
+            using (win.LockAll())
+            {
+                using (var r = win.Rput(new long[] { Rank + 10 }, Right, Rank))
+                {
+                    GC.Collect();  // the temporary array is pinned by the request
+                    r.Wait();
+                }
+                win.Raccumulate(new long[] { 1 }, Right, Size + Rank, Op.Sum).Wait();
+                win.Flush(Right);
+                var got = new long[1];
+                win.Rget(got, Right, Rank).Wait();
+                Assert.Equal(Rank + 10, got[0]);  // complete locally: the data is here
+                var old = new long[1];
+                win.RgetAccumulate(new long[] { 5 }, old, Right, Size + Rank, Op.Sum).Wait();
+                Assert.Equal(1, old[0]);
+            }
+            world.Barrier();
+            win.Lock(Rank).Dispose();  // see the public copy
+            Assert.Equal(Left + 10, win.Memory<long>()[Left]);
+            Assert.Equal(6, win.Memory<long>()[Size + Left]);
+        }
+
+        [Fact]
+        public void RequestFormsBadInput()
+        {
+            var win = Window.Allocate(world, 2, TypeKind.Float64);
+            using (win.LockAll())
+            {
+                Assert.Throws<ArgumentOutOfRangeException>(() => win.Rput(new double[1], Size, 0));
+                Assert.Throws<ArgumentOutOfRangeException>(() => win.Rget(new double[3], 0, 0));
+                using var user = Op.Create<double>((a, b) => { }, true);
+                Assert.Contains("predefined",
+                    Assert.Throws<ArgumentException>(() => win.Raccumulate(new double[1], 0, 0, user)).Message);
+                Assert.Throws<ArgumentException>(() => win.RgetAccumulate(new double[1], new double[1], 0, 0, user));
+            }
+            win.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => win.Rput(new double[1], 0, 0));
+        }
+
+        /// <summary>AllocateShared: every process reads the others' parts by load.</summary>
+        [Fact]
+        public void SharedWindow()
+        {
+            using (var node = world.SplitShared())
+            using (var win = Window.AllocateShared(node, 2, TypeKind.Int32))
+            {
+                Assert.Equal(new[] { 0, 0 }, win.SharedMemory<int>(node.Rank).ToArray());
+                var got = new int[1];
+                // Load/store under a LockAll epoch, with sync-barrier-sync (MPI_Win_sync belongs
+                // in a passive-target epoch: MPICH refuses it outside one).
+                using (win.LockAll((int)RmaMode.Nocheck))
+                {
+                    var mine = win.SharedMemory<int>(node.Rank);
+                    mine[0] = node.Rank;
+                    mine[1] = 100 + node.Rank;
+                    win.Sync();
+                    node.Barrier();
+                    win.Sync();
+                    for (int r = 0; r < node.Size; ++r)
+                        Assert.Equal(new[] { r, 100 + r }, win.SharedMemory<int>(r).ToArray());
+                    win.Get(got, node.Size - 1, 1);
+                    win.Flush(node.Size - 1);
+                }
+                Assert.Equal(100 + node.Size - 1, got[0]);
+                Assert.Throws<ArgumentOutOfRangeException>(() => win.SharedMemory<int>(node.Size));
+                node.Barrier();
+            }
+            using var plain = Window.Allocate(world, 1, TypeKind.Int32);
+            Assert.Contains("shared", Assert.Throws<InvalidOperationException>(() => plain.SharedMemory<int>(0)).Message);
+        }
+
+        /// <summary>CreateDynamic: an attached array stays pinned until Detach; a target
+        /// displacement is the target's address.</summary>
+        [Fact]
+        public void DynamicWindow()
+        {
+            using (var win = Window.CreateDynamic(world))
+            {
+                Assert.Equal(1, win.DispUnit);
+                var local = new double[] { -1, -1, -1 };
+                long addr = win.Attach(local);
+                var addrs = new long[Size];
+                world.Allgather(new[] { addr }, addrs);
+                world.Barrier();
+                GC.Collect();  // pinned while attached: the address stays valid
+                using (win.Lock(Right)) win.Put(new[] { Rank + 0.25 }, Right, addrs[Right] + 8);
+                world.Barrier();
+                win.Lock(Rank).Dispose();
+                Assert.Equal(new[] { -1, Left + 0.25, -1 }, local);
+                Assert.Contains("already attached", Assert.Throws<ArgumentException>(() => win.Attach(local)).Message);
+                Assert.Throws<ArgumentException>(() => win.Detach(addr + 8));
+                world.Barrier();
+                win.Detach(addr);
+                Assert.Throws<ArgumentException>(() => win.Detach(addr));
+                win.Attach(new long[1]);  // still attached at Dispose: detached then
+            }
+            using var plain = Window.Allocate(world, 1, TypeKind.Int32);
+            Assert.Throws<InvalidOperationException>(() => plain.Attach(new int[1]));
+        }
     }
 }

@@ -1,4 +1,5 @@
 """The child's side of test_dynamic.py: started by comm.spawn, never by pytest."""
+import os
 import sys
 
 import numpy as np
@@ -12,9 +13,14 @@ def main(scenario, args):
     if parent.is_null():
         print("dynamic_child.py: no parent", file=sys.stderr)
         return 2
-    if scenario == "echo":
+    if scenario in ("echo", "echo_cwd"):
         # Report, then a collective over parents and children merged (children last).
-        parent.osend([world.rank, world.size, args], 0, 0)
+        # echo_cwd (spawn_multiple's test) adds the working directory and the application
+        # number (MPI_APPNUM: which command started this process).
+        report = [world.rank, world.size, args]
+        if scenario == "echo_cwd":
+            report += [os.getcwd()]
+        parent.osend(report, 0, 0)
         merged = parent.merge(True)
         total = np.zeros(1, dtype=np.int64)
         merged.allreduce(np.array([merged.rank], dtype=np.int64), total, oompi.SUM)

@@ -93,6 +93,59 @@ def test_spawn_python_children(world):
         children.send(np.zeros(1), 0, 0)
 
 
+def spawn_multiple(comm, programs, args, maxprocs, hints, root=0):
+    _spawn_since[0] = time.monotonic()
+    try:
+        return comm.spawn_multiple(programs, args, maxprocs, hints, root)
+    finally:
+        _spawn_since[0] = 0.0
+
+
+def test_spawn_multiple(world):
+    """Two commands in one new world: their own arguments, counts and hints (wdir)."""
+    py = sys.executable
+    in_tmp = oompi.Info.create()
+    in_tmp.set("wdir", "/tmp")
+    children = spawn_multiple(world, [py, py],
+                              [[CHILD, "echo_cwd", "first"], [CHILD, "echo_cwd", "second", "x"]],
+                              [1, 2], [in_tmp, oompi.Info()])
+    in_tmp.close()
+    assert children.remote_size == 3
+    if world.rank == 0:
+        reports = [children.orecv(c, 0) for c in range(3)]
+        assert reports[0] == [0, 3, ["first"], "/tmp"]
+        for c in (1, 2):
+            assert reports[c][:3] == [c, 3, ["second", "x"]]
+            assert reports[c][3] != "/tmp" or os.getcwd() == "/tmp"
+    finish_echo(world, children)
+
+
+def test_bad_spawn_multiple_input_raises_on_every_rank(world):
+    py = sys.executable
+    root = world.rank == 0
+    with pytest.raises(ValueError, match="maxprocs|at the root"):
+        world.spawn_multiple([py, py] if root else [], [], [1] if root else [], [], 0)
+    closed = oompi.Info.create()
+    closed.close()
+    with pytest.raises(ValueError, match="closed|at the root"):
+        world.spawn_multiple([py], [[CHILD, "echo"]], [1], [closed] if root else [], 0)
+    with pytest.raises(TypeError):
+        world.spawn_multiple([py], [[CHILD, "echo"]], [1], [["wdir", "/tmp"]], 0)
+    with pytest.raises(ValueError, match="args|at the root"):
+        world.spawn_multiple([py], [[CHILD], [CHILD]] if root else [], [1], [], 0)
+    with pytest.raises(ValueError):
+        world.spawn_multiple([], [], [], [], 0)
+    with pytest.raises(ValueError):
+        world.spawn_multiple([py], [], [0], [], 0)
+    with pytest.raises(ValueError, match="oompi-no-program|at the root"):
+        world.spawn_multiple([py, "/nonexistent/oompi-no-program"], [], [1, 1], [], 0)
+    with pytest.raises(IndexError):
+        world.spawn_multiple([py], [], [1], [], world.size)
+    total = np.zeros(1, dtype=np.int32)
+    world.allreduce(np.ones(1, dtype=np.int32), total, oompi.SUM)
+    assert total[0] == world.size
+
+
 def test_spawn_reads_the_roots_arguments_only(world):
     root = world.size - 1
     mine = world.rank == root

@@ -333,3 +333,77 @@ def test_context_manager(world, path):
         f.read_at_all(0, got)
     assert f.is_null()
     assert list(got) == list(range(world.size))
+
+
+def test_hints_at_open(world, path):
+    hints = oompi.Info.create()
+    hints.set("cb_buffer_size", "1048576")
+    hints.set("oompi_unknown_key", "ignored")
+    with oompi.File.open(world, path, oompi.MODE_CREATE | oompi.MODE_RDWR, hints) as f:
+        f.write_at_all(8 * world.rank, np.array([world.rank], dtype=np.int64))
+        got_hints = f.get_info()
+        assert all(isinstance(k, str) and got_hints.get(k) for k in got_hints.keys())
+        got_hints.close()
+    with oompi.File.open(world, path, oompi.MODE_RDONLY, oompi.Info()) as f:  # null: none
+        got = np.zeros(world.size, dtype=np.int64)
+        f.read_at_all(0, got)
+    assert list(got) == list(range(world.size))
+    # A closed info on one process only: every process raises (no one is left in the open).
+    one = oompi.Info.create()
+    if world.rank == 0:
+        one.close()
+    with pytest.raises(oompi.ClosedError, match="closed"):
+        oompi.File.open(world, path, oompi.MODE_RDONLY, one)
+    one.close()
+    hints.close()
+    with pytest.raises(TypeError):
+        oompi.File.open(world, path, oompi.MODE_RDONLY, ["cb_buffer_size", "1"])
+
+
+def test_get_view(world, path, open_file):
+    f = open_file()
+    v = f.get_view()
+    assert v.displacement == 0 and v.datarep == "native"
+    assert v.etype.is_builtin() and v.etype.size == 1 and v.filetype.size == 1
+    block = oompi.Datatype.vector(2, 1, world.size, oompi.INT32)
+    f.set_view(16, oompi.INT32, block)
+    v = f.get_view()
+    assert v.displacement == 16 and v.datarep == "native"
+    assert v.etype.size == 4 and v.etype.element_kind() == int(oompi.TypeKind.INT32)
+    ft = v.filetype
+    assert not ft.is_builtin() and ft.size == 8 and ft.extent == block.extent
+    ft.close()  # a derived handle of its own: closed here, the view's is untouched
+    again = f.get_view().filetype
+    assert again.size == 8
+    block.close()
+    f.close()
+    with pytest.raises(oompi.ClosedError):
+        f.get_view()
+
+
+def test_split_collectives(world, path, open_file):
+    n, me = 4, world.rank
+    f = open_file()
+    f.set_view(me * n * 8, oompi.INT64, oompi.INT64)
+    out = bytearray(np.arange(n, dtype=np.int64).tobytes())
+    f.write_all_begin(np.frombuffer(out, dtype=np.int64) + me)  # a temporary: held until end
+    with pytest.raises(RuntimeError, match="in progress"):
+        f.write_all_begin(np.zeros(1, dtype=np.int64))
+    with pytest.raises(RuntimeError, match="read_all_begin"):
+        f.read_all_end()
+    with pytest.raises(RuntimeError, match="in progress"):
+        f.close()
+    assert f.write_all_end().get_count(oompi.INT64) == n
+    with pytest.raises(RuntimeError, match="write_all_begin"):
+        f.write_all_end()
+    sync(f, world)
+    f.seek(0)
+    back = bytearray(n * 8)
+    f.read_all_begin(back)
+    with pytest.raises(BufferError):  # held by the file until read_all_end
+        back.extend(b"x")
+    assert f.read_all_end().get_count(oompi.INT64) == n
+    back.extend(b"x")  # released at the end
+    assert list(np.frombuffer(bytes(back[:n * 8]), dtype=np.int64)) == [me + i for i in range(n)]
+    with pytest.raises(ValueError, match="read-only"):
+        f.read_all_begin(b"abcdefgh")

@@ -89,6 +89,15 @@ datatype datatype::borrow(MPI_Datatype type) {
   return datatype(std::move(s));
 }
 
+datatype datatype::adopt(MPI_Datatype type) {
+  int ni = 0, na = 0, nd = 0, combiner = MPI_COMBINER_NAMED;
+  OOMPI_CHECK(MPI_Type_get_envelope, (type, &ni, &na, &nd, &combiner));
+  auto s = std::make_shared<state>();
+  s->handle = type;
+  s->owned = combiner != MPI_COMBINER_NAMED;  // MPI gave a new derived handle: ours to free
+  return datatype(std::move(s));
+}
+
 namespace {
 // Builds and commits a derived type; the caller wraps the handle in a state (no temporary
 // state may exist: its destructor would schedule the handle to be freed).

@@ -3,6 +3,7 @@
 // verdict).
 #include <oompi/rt/comm.hpp>
 #include <oompi/rt/environment.hpp>
+#include <oompi/rt/info.hpp>
 #include <oompi/rt/intercomm.hpp>
 
 #include "detail/comm_state.hpp"
@@ -18,10 +19,84 @@ namespace oompi::rt {
 
 intercomm comm::spawn(const std::string& program, const std::vector<std::string>& args,
                       int maxprocs, int root) const {
+  return spawn(program, args, maxprocs, info(), root);
+}
+
+intercomm comm::spawn(const std::string& program, const std::vector<std::string>& args,
+                      int maxprocs, const info& hints, int root) const {
+  constexpr const char* routine = "MPI_Comm_spawn";
   const auto& s = live_intra("comm.spawn");
-  oompi::detail::require_running("MPI_Comm_spawn");
+  oompi::detail::require_running(routine);
+  oompi::detail::check_root(routine, s.c, root);
   detail::drain();
-  auto ic = s.c.spawn(program, args, maxprocs, oompi::info::null(), root);
+  // Hints are read at the root only; a closed info there must throw on every process.
+  oompi::info h = oompi::info::null();
+  int bad = 0;
+  if (s.c.rank() == root) {
+    try {
+      h = hints.core("comm.spawn");
+    } catch (const closed_error&) {
+      bad = 1;
+    }
+  }
+  OOMPI_CHECK(MPI_Bcast, (&bad, 1, MPI_INT, root, s.c.native()));
+  if (bad) throw closed_error("comm.spawn: the hints (an info) have been closed at the root");
+  auto ic = s.c.spawn(program, args, maxprocs, h, root);
+  return intercomm(state::adopt(ic.release(), true));
+}
+
+namespace {
+// The root's commands, or the reason they are malformed.
+std::vector<oompi::spawn_command> commands_of(const std::vector<std::string>& programs,
+                                              const std::vector<std::vector<std::string>>& args,
+                                              const std::vector<int>& maxprocs,
+                                              const std::vector<info>& hints, std::string& why) {
+  const std::size_t n = programs.size();
+  std::vector<oompi::spawn_command> cmds;
+  if (maxprocs.size() != n) why = "maxprocs has another length than programs";
+  else if (!args.empty() && args.size() != n) why = "args is neither empty nor one list per program";
+  else if (!hints.empty() && hints.size() != n) why = "hints is neither empty nor one per program";
+  if (!why.empty()) return cmds;
+  for (std::size_t i = 0; i < n; ++i) {
+    oompi::spawn_command c;
+    c.program = programs[i];
+    if (!args.empty()) c.args = args[i];
+    c.maxprocs = maxprocs[i];
+    if (!hints.empty()) {
+      try {
+        const info& h = hints[i];
+        for (const auto& k : h.keys()) c.hints.emplace_back(k, h.get(k));
+      } catch (const closed_error&) {
+        why = "the hints of command " + std::to_string(i) + " have been closed";
+        return {};
+      }
+    }
+    cmds.push_back(std::move(c));
+  }
+  return cmds;
+}
+}  // namespace
+
+intercomm comm::spawn_multiple(const std::vector<std::string>& programs,
+                               const std::vector<std::vector<std::string>>& args,
+                               const std::vector<int>& maxprocs, const std::vector<info>& hints,
+                               int root) const {
+  constexpr const char* routine = "MPI_Comm_spawn_multiple";
+  const auto& s = live_intra("comm.spawn_multiple");
+  oompi::detail::require_running(routine);
+  oompi::detail::check_root(routine, s.c, root);
+  detail::drain();
+  // The lists are read at the root only: its verdict on their shape is shared first (the core
+  // then checks counts and programs and shares that verdict too), so all throw or none.
+  std::string why;
+  std::vector<oompi::spawn_command> cmds;
+  if (s.c.rank() == root) cmds = commands_of(programs, args, maxprocs, hints, why);
+  int bad = why.empty() ? 0 : 1;
+  OOMPI_CHECK(MPI_Bcast, (&bad, 1, MPI_INT, root, s.c.native()));
+  if (bad)
+    throw std::invalid_argument(std::string(routine) + ": " +
+                                (why.empty() ? std::string("malformed commands (at the root)") : why));
+  auto ic = s.c.spawn_multiple(cmds, root);
   return intercomm(state::adopt(ic.release(), true));
 }
 

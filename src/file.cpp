@@ -5,6 +5,9 @@
 
 #include <oompi/file.hpp>
 
+#include <climits>
+#include <exception>
+
 namespace oompi::rt {
 
 using detail::check_buffer;
@@ -15,6 +18,14 @@ struct file::state {
   // destructor (MPI_File_close is collective; this may be a finalizer thread).
   oompi::file f;
   bool closed = false;
+  // The split collective in progress (at most one, MPI's rule) and what keeps its buffer.
+  enum { none, reading, writing } split = none;
+  void* split_data = nullptr;
+  std::unique_ptr<keep_alive> split_keep;
+  ~state() {
+    // A split collective never ended: MPI may still touch the buffer until MPI_Finalize.
+    if (split != none && oompi::detail::mpi_usable()) (void)split_keep.release();
+  }
 };
 
 file::state& file::live(const char* what) const {
@@ -29,9 +40,22 @@ file file::open(const comm& c, const std::string& path, int mode) {
 
 file file::open(const comm& c, const std::string& path, int mode, const info& hints) {
   const MPI_Comm h = c.native("file.open");
-  const MPI_Info i = hints.native("file.open");
   oompi::detail::require_running("MPI_File_open");
   detail::drain();
+  // A closed info at one process must throw at every process rather than leave the others in
+  // the collective open: agree first, and throw the same kind everywhere (one catch in SPMD code).
+  MPI_Info i = MPI_INFO_NULL;
+  std::exception_ptr fault;
+  try {
+    i = hints.native("file.open");
+  } catch (...) {
+    fault = std::current_exception();
+  }
+  int ok = fault ? 0 : 1, all = 0;
+  OOMPI_CHECK(MPI_Allreduce, (&ok, &all, 1, MPI_INT, MPI_MIN, h));
+  if (fault) std::rethrow_exception(fault);
+  if (!all)
+    throw closed_error("file.open: the hints (an info) have been closed at another process");
   MPI_File fh = MPI_FILE_NULL;
   // Opened here rather than by oompi::file::open, whose result would close the handle when it
   // goes away; the core's borrowed wrapper installs MPI_ERRORS_RETURN and reads the view.
@@ -50,6 +74,8 @@ void file::remove(const std::string& path) { oompi::file::remove(path); }
 
 void file::close() {
   if (!st_ || st_->closed) return;
+  if (st_->split != state::none)
+    throw std::logic_error("file.close: a split collective is in progress (call its _end first)");
   MPI_File h = st_->f.native();
   st_->f = oompi::file();
   st_->closed = true;
@@ -62,6 +88,71 @@ void file::set_view(std::int64_t displacement, const datatype& etype, const data
                     const std::string& datarep) {
   live("file.set_view").f.set_view(displacement, etype.native("file.set_view"),
                                     filetype.native("file.set_view"), datarep);
+}
+
+file_view file::get_view() const {
+  const auto& s = live("file.get_view");
+  MPI_Offset disp = 0;
+  MPI_Datatype et = MPI_DATATYPE_NULL, ft = MPI_DATATYPE_NULL;
+  char rep[MPI_MAX_DATAREP_STRING + 1] = {};
+  OOMPI_CHECK(MPI_File_get_view, (s.f.native(), &disp, &et, &ft, rep));
+  datatype e = datatype::adopt(et);  // owned at once: freed even if the next throws
+  return file_view(disp, std::move(e), datatype::adopt(ft), rep);
+}
+
+namespace {
+int split_count(const buffer& b, const char* what) {
+  if (b.count > INT_MAX)
+    throw std::length_error(std::string(what) + ": more than INT_MAX elements");
+  return static_cast<int>(b.count);
+}
+[[noreturn]] void throw_split(const char* what, const char* why) {
+  throw std::logic_error(std::string(what) + ": " + why);
+}
+}  // namespace
+
+void file::read_all_begin(async_buffer& buf) const {
+  auto& s = const_cast<state&>(live("file.read_all_begin"));
+  check_buffer(buf, "file.read_all_begin");
+  if (s.split != state::none)
+    throw_split("file.read_all_begin", "a split collective of this file is still in progress");
+  OOMPI_CHECK(MPI_File_read_all_begin,
+              (s.f.native(), buf.data, split_count(buf, "MPI_File_read_all_begin"), buf.type));
+  s.split = state::reading;
+  s.split_data = buf.data;
+  s.split_keep = std::move(buf.keep);
+}
+
+status file::read_all_end() const {
+  auto& s = const_cast<state&>(live("file.read_all_end"));
+  if (s.split != state::reading) throw_split("file.read_all_end", "no read_all_begin to end");
+  MPI_Status st;
+  OOMPI_CHECK(MPI_File_read_all_end, (s.f.native(), s.split_data, &st));
+  s.split = state::none;
+  s.split_keep.reset();
+  return status(oompi::status(st));
+}
+
+void file::write_all_begin(const async_buffer& buf) const {
+  auto& s = const_cast<state&>(live("file.write_all_begin"));
+  check_buffer(buf, "file.write_all_begin");
+  if (s.split != state::none)
+    throw_split("file.write_all_begin", "a split collective of this file is still in progress");
+  OOMPI_CHECK(MPI_File_write_all_begin,
+              (s.f.native(), buf.data, split_count(buf, "MPI_File_write_all_begin"), buf.type));
+  s.split = state::writing;
+  s.split_data = buf.data;
+  s.split_keep = std::move(buf.keep);
+}
+
+status file::write_all_end() const {
+  auto& s = const_cast<state&>(live("file.write_all_end"));
+  if (s.split != state::writing) throw_split("file.write_all_end", "no write_all_begin to end");
+  MPI_Status st;
+  OOMPI_CHECK(MPI_File_write_all_end, (s.f.native(), s.split_data, &st));
+  s.split = state::none;
+  s.split_keep.reset();
+  return status(oompi::status(st));
 }
 
 std::int64_t file::byte_offset(std::int64_t offset) const {

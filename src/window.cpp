@@ -1,10 +1,12 @@
 #include <oompi/rt/window.hpp>
 
 #include "detail/comm_state.hpp"
+#include "detail/reclaim.hpp"
 
 #include <oompi/window.hpp>
 
 #include <cstring>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -20,6 +22,9 @@ constexpr int all_ranks = -1;  // a keep released by any synchronisation that co
 struct window::state {
   std::unique_ptr<oompi::window> w;
   std::unique_ptr<keep_alive> memory;  // create(): what keeps the caller's buffer valid
+  // create_dynamic(): what keeps each attached buffer valid, by its address.
+  std::map<std::int64_t, std::unique_ptr<keep_alive>> attached;
+  bool shared = false, dynamic = false;
   // The origins of operations not yet completed, with their target rank.
   std::vector<std::pair<int, std::unique_ptr<keep_alive>>> pending;
   bool closed = false;
@@ -34,6 +39,7 @@ struct window::state {
       (void)w.release();
       (void)memory.release();
       for (auto& p : pending) (void)p.second.release();
+      for (auto& a : attached) (void)a.second.release();
     }
   }
   const oompi::window& live(const char* what) const {
@@ -140,6 +146,70 @@ window window::allocate(const comm& c, std::int64_t count, type_kind kind) {
   return window(std::move(s));
 }
 
+window window::allocate_shared(const comm& c, std::int64_t count, type_kind kind) {
+  if (count < 0) throw std::invalid_argument("window.allocate_shared: negative count");
+  const std::int64_t unit = detail::builtin_size(kind);
+  if (unit == 0) detail::throw_bad_kind(kind);
+  const auto& ic = comm_of(c, "window.allocate_shared");
+  auto s = std::make_shared<state>();
+  s->w = std::make_unique<oompi::window>(oompi::window::allocate_shared_bytes(
+      ic, static_cast<MPI_Aint>(count * unit), static_cast<int>(unit)));
+  s->shared = true;
+  if (count > 0) std::memset(s->w->base(), 0, static_cast<std::size_t>(count * unit));
+  // Every part zero-filled before any process loads another's; a barrier, not a fence, so
+  // that no epoch is opened on the caller's behalf.
+  OOMPI_CHECK(MPI_Barrier, (ic.native()));
+  return window(std::move(s));
+}
+
+window window::create_dynamic(const comm& c) {
+  auto s = std::make_shared<state>();
+  s->w = std::make_unique<oompi::window>(
+      oompi::window::create_dynamic(comm_of(c, "window.create_dynamic")));
+  s->dynamic = true;
+  return window(std::move(s));
+}
+
+namespace {
+const oompi::shared_region shared_part(const window::state& s, int rank, const char* what) {
+  if (!s.shared)
+    throw std::logic_error(std::string(what) + ": not a shared-memory window (allocate_shared)");
+  return s.w->shared_query(rank);  // rank checked (std::out_of_range)
+}
+}  // namespace
+
+std::int64_t window::shared_address(int rank) const {
+  const auto& s = *live_ptr(st_, "window.shared_address");
+  return reinterpret_cast<std::intptr_t>(shared_part(s, rank, "window.shared_address").base);
+}
+std::int64_t window::shared_size(int rank) const {
+  const auto& s = *live_ptr(st_, "window.shared_size");
+  return shared_part(s, rank, "window.shared_size").size;
+}
+
+std::int64_t window::attach(async_buffer& memory) {
+  auto& s = *live_ptr(st_, "window.attach");
+  check_buffer(memory, "window.attach");
+  if (!s.dynamic)
+    throw std::logic_error("window.attach: only a dynamic window (create_dynamic) takes attached memory");
+  const std::int64_t address = oompi::window::address_of(memory.data);
+  if (s.attached.count(address))
+    throw std::invalid_argument("window.attach: memory at this address is already attached");
+  s.w->attach(memory.data, static_cast<MPI_Aint>(memory.count * memory.extent));
+  s.attached[address] = std::move(memory.keep);  // held (pinned, referenced) until detach
+  return address;
+}
+
+void window::detach(std::int64_t address) {
+  auto& s = *live_ptr(st_, "window.detach");
+  auto it = s.attached.find(address);
+  if (it == s.attached.end())
+    throw std::invalid_argument("window.detach: no memory is attached at address " +
+                                std::to_string(address));
+  s.w->detach(reinterpret_cast<const void*>(static_cast<std::intptr_t>(address)));
+  s.attached.erase(it);  // MPI no longer exposes it: released
+}
+
 std::int64_t window::address() const {
   return reinterpret_cast<std::intptr_t>(live_ptr(st_, "window.address")->w->base());
 }
@@ -227,6 +297,48 @@ void window::compare_and_swap(const async_buffer& value, const async_buffer& com
   s.keep(rank, value);
   s.keep(rank, compare);
   s.keep(rank, result);
+}
+
+// Request forms: the core borrows the raw views; the request owns the buffers' keep-alives and
+// drops them when the operation completes locally.
+request window::rput(const async_buffer& origin, int rank, std::int64_t disp) {
+  auto& s = *live_ptr(st_, "window.rput");
+  check_buffer(origin, "window.rput");
+  detail::drain();
+  const auto b = raw(origin);
+  return request(detail::owning(s.w->rput(b, rank, static_cast<MPI_Aint>(disp)), &origin));
+}
+
+request window::rget(async_buffer& result, int rank, std::int64_t disp) {
+  auto& s = *live_ptr(st_, "window.rget");
+  check_buffer(result, "window.rget");
+  detail::drain();
+  auto b = raw(result);
+  return request(detail::owning(s.w->rget(b, rank, static_cast<MPI_Aint>(disp)), &result));
+}
+
+request window::raccumulate(const async_buffer& origin, int rank, std::int64_t disp,
+                            const op& operation) {
+  auto& s = *live_ptr(st_, "window.raccumulate");
+  check_buffer(origin, "window.raccumulate");
+  const MPI_Op o = rma_op(operation, "MPI_Raccumulate");
+  detail::drain();
+  const auto b = raw(origin);
+  return request(
+      detail::owning(s.w->raccumulate(b, rank, static_cast<MPI_Aint>(disp), o), &origin));
+}
+
+request window::rget_accumulate(const async_buffer& origin, async_buffer& result, int rank,
+                                std::int64_t disp, const op& operation) {
+  auto& s = *live_ptr(st_, "window.rget_accumulate");
+  check_buffer(origin, "window.rget_accumulate");
+  check_buffer(result, "window.rget_accumulate");
+  const MPI_Op o = rma_op(operation, "MPI_Rget_accumulate");
+  detail::drain();
+  const auto b = raw(origin);
+  auto r = raw(result);
+  return request(detail::owning(
+      s.w->rget_accumulate(b, r, rank, static_cast<MPI_Aint>(disp), o), &origin, &result));
 }
 
 namespace {
@@ -318,9 +430,19 @@ void window::sync() { live_ptr(st_, "window.sync")->w->sync(); }
 void window::close() {
   if (!st_ || st_->closed) return;
   state& s = *st_;
-  if (oompi::detail::mpi_usable()) s.w->free();  // throws (window still usable) if MPI refuses
+  if (oompi::detail::mpi_usable()) {
+    // Memory still attached is detached first: Open MPI 4.1's osc/ucx crashes in
+    // MPI_Win_free (ucp_mem_unmap) when a dynamic window still has memory attached.
+    while (!s.attached.empty()) {
+      auto it = s.attached.begin();
+      s.w->detach(reinterpret_cast<const void*>(static_cast<std::intptr_t>(it->first)));
+      s.attached.erase(it);
+    }
+    s.w->free();  // throws (window still usable) if MPI refuses
+  }
   s.closed = true;
   s.pending.clear();
+  s.attached.clear();
   s.memory.reset();
   s.w.reset();
 }

@@ -32,6 +32,34 @@ struct bench_support {
     }
     return MPI_Wtime() - t0;
   }
+  /// The raw C baseline of the RMA benches: a window over the buffer's bytes (MPI_Win_create,
+  /// disp_unit 1, collective over MPI_COMM_WORLD; the memory must stay where it is until
+  /// raw_win_free), returned as its Fortran handle (an int in every MPI).
+  static std::int64_t raw_win_create(rt::buffer& mem) {
+    MPI_Win w = MPI_WIN_NULL;
+    MPI_Win_create(mem.data, static_cast<MPI_Aint>(mem.count * mem.extent), 1, MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &w);
+    MPI_Win_fence(0, w);
+    return MPI_Win_c2f(w);
+  }
+  static void raw_win_free(std::int64_t win) {
+    MPI_Win w = MPI_Win_f2c(static_cast<MPI_Fint>(win));
+    MPI_Win_free(&w);
+  }
+  /// iters MPI_Put (put) or MPI_Get of the buffer's bytes to / from `peer`'s window at 0, each
+  /// followed by MPI_Win_fence(0), written as a C programmer would. Returns seconds.
+  static double raw_rma_fence(std::int64_t win, rt::buffer& buf, int peer, int iters, bool put) {
+    MPI_Win w = MPI_Win_f2c(static_cast<MPI_Fint>(win));
+    void* p = buf.data;
+    const int n = static_cast<int>(buf.count * buf.extent);
+    const double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i) {
+      if (put) MPI_Put(p, n, MPI_BYTE, peer, 0, n, MPI_BYTE, w);
+      else MPI_Get(p, n, MPI_BYTE, peer, 0, n, MPI_BYTE, w);
+      MPI_Win_fence(0, w);
+    }
+    return MPI_Wtime() - t0;
+  }
   /// The crossing-cost probes: a call that does nothing, one with int arguments.
   static void null_call() {}
   static int int_args(int a, int b, int c) { return a ^ b ^ c; }

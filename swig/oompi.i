@@ -120,8 +120,10 @@ namespace oompi { namespace rt { struct buffer; struct async_buffer; class statu
 namespace std {
 %template(IntVector) vector<int>;
 %template(Int64Vector) vector<long long>;
-// Program arguments of comm.spawn.
+// Program arguments of comm.spawn, info keys.
 %template(StringVector) vector<std::string>;
+// comm.spawn_multiple: one argument list per program.
+%template(StringVectorVector) vector<vector<std::string> >;
 }
 #ifdef OOMPI_VECTOR_TYPEMAPS
 OOMPI_VECTOR_TYPEMAPS  // a language's own conversions for vector parameters
@@ -152,6 +154,10 @@ namespace std {
 // --- binding parity (issue 15): info objects, keyvals, idup, graphs, datatype contents -------
 %attribute(oompi::rt::info, int, size, size);
 %include <oompi/rt/info.hpp>
+// comm.spawn_multiple: one info per program. Declared before comm.hpp for its typemaps.
+namespace std {
+%template(InfoVector) vector<oompi::rt::info>;
+}
 %include <oompi/rt/comm.hpp>
 %include <oompi/rt/attribute.hpp>
 %include <oompi/rt/topology.hpp>
@@ -193,5 +199,11 @@ namespace std {
 %attribute(oompi::rt::file, int64_t, position, position);
 %attribute(oompi::rt::file, int64_t, position_shared, position_shared);
 %attribute(oompi::rt::file, int, amode, amode);
-%attribute(oompi::rt::file, bool, atomicity, atomicity);  // set_atomicity (collective) stays a call
+%attribute(oompi::rt::file, bool, atomicity, atomicity);
+// file.get_info() returns a new info object each time: a call, not a property.
+%nodefaultctor oompi::rt::file_view;  // made by file.get_view only
+%attribute(oompi::rt::file_view, int64_t, displacement, displacement);
+%attributestring(oompi::rt::file_view, std::string, datarep, datarep);
+%attributeval(oompi::rt::file_view, oompi::rt::datatype, etype, etype);
+%attributeval(oompi::rt::file_view, oompi::rt::datatype, filetype, filetype);  // set_atomicity (collective) stays a call
 %include <oompi/rt/file.hpp>

@@ -33,7 +33,12 @@ std::string describe_child(int argc, char* argv[]) {
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &appnum, &flag);
   std::string s = std::to_string(world.rank()) + "/" + std::to_string(world.size()) + "/" +
                   std::to_string(flag ? *appnum : -1) + "/";
-  for (int i = 3; i < argc; ++i) s += std::string(i > 3 ? "," : "") + argv[i];
+  for (int i = 3; i < argc; ++i) {
+    std::string a = argv[i];
+    char cwd[PATH_MAX];
+    if (a == "@cwd") a = getcwd(cwd, sizeof cwd) ? cwd : "?";  // shows the "wdir" hint
+    s += (i > 3 ? "," : "") + a;
+  }
   return s;
 }
 
@@ -160,15 +165,15 @@ TEST_CASE("spawn_multiple starts several programs in one world", "[spawn]") {
   std::vector<int> codes;
   auto children = spawning([&] {
     return world.spawn_multiple({{g_self, {child_flag, "echo", "first"}, 1, {}},
-                                 {g_self, {child_flag, "echo", "second"}, 2, {}}},
+                                 {g_self, {child_flag, "echo", "second", "@cwd"}, 2, {{"wdir", "/tmp"}}}},
                                 0, &codes);
   });
   CHECK(codes == std::vector<int>(3, MPI_SUCCESS));
   REQUIRE(children.remote_size() == 3);
   if (world.rank() == 0) {
     CHECK(children.recv<std::string>(0, 0) == "0/3/0/first");
-    CHECK(children.recv<std::string>(1, 0) == "1/3/1/second");
-    CHECK(children.recv<std::string>(2, 0) == "2/3/1/second");
+    CHECK(children.recv<std::string>(1, 0) == "1/3/1/second,/tmp");
+    CHECK(children.recv<std::string>(2, 0) == "2/3/1/second,/tmp");
   }
   finish_echo(children);
 }

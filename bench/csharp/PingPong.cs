@@ -201,13 +201,14 @@ namespace OompiBench
                 "pingpong" => PingPong.Run(args),
                 "crossing" => Crossing.Run(args),
                 "objects" => Objects.Run(args),
+                "rma" => Rma.Run(args),
                 _ => Usage(which),
             };
         }
 
         static int Usage(string which)
         {
-            Console.Error.WriteLine($"OompiBenchCs: unknown bench '{which}' (pingpong, crossing, objects)");
+            Console.Error.WriteLine($"OompiBenchCs: unknown bench '{which}' (pingpong, crossing, objects, rma)");
             return 2;
         }
     }

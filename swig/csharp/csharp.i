@@ -172,6 +172,13 @@ OOMPI_CS_DISPOSABLE(oompi::rt::epoch, true)
   /// caller's array). Do not use it after Dispose: it would reach freed memory.</summary>
   public global::System.Span<T> Memory<T>() where T : unmanaged =>
       new global::System.Span<T>((void*)Address(), checked((int)(Size / sizeof(T))));
+  /// <summary>Shared-memory windows (AllocateShared): <paramref name="rank"/>'s part as
+  /// elements of T, read and written by load and store (in a LockAll epoch: Sync(), a barrier,
+  /// Sync() between a store and another process's load). Do not use it after Dispose.</summary>
+  public global::System.Span<T> SharedMemory<T>(int rank) where T : unmanaged {
+    long size = SharedSize(rank);  // checks the rank and the window's kind
+    return new global::System.Span<T>((void*)SharedAddress(rank), checked((int)(size / sizeof(T))));
+  }
 %}
 
 %typemap(check) SWIGTYPE *self %{
@@ -209,6 +216,7 @@ OOMPI_CS_SELF(oompi::rt::window, Window)
 OOMPI_CS_SELF(oompi::rt::epoch, Epoch)
 OOMPI_CS_SELF(std::vector<oompi::rt::datatype>, DatatypeVector)
 OOMPI_CS_SELF(std::vector<oompi::rt::request>, RequestVector)
+OOMPI_CS_SELF(std::vector<oompi::rt::info>, InfoVector)
 
 // A handle passed as an argument (comm.Compare(other), an Op in Allreduce, a Datatype, a
 // Group, the Requests of a RequestVector...): a disposed one is ObjectDisposedException naming

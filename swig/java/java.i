@@ -597,17 +597,39 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::window, true,
   public java.nio.ByteBuffer memory() {
     return ((java.nio.ByteBuffer) memoryBytes()).order(java.nio.ByteOrder.nativeOrder());
   }
+  /** Shared-memory windows (allocateShared): `rank`'s part as a direct ByteBuffer in native
+   *  byte order, read and written by load and store (in a lockAll epoch: sync(), a barrier, sync()
+   *  between a store and another process's load). Do not use it after close(). */
+  public java.nio.ByteBuffer sharedMemory(int rank) {
+    return ((java.nio.ByteBuffer) sharedMemoryBytes(rank)).order(java.nio.ByteOrder.nativeOrder());
+  }
 )
 %typemap(in, numinputs=0) JNIEnv* jni_env %{ $1 = jenv; %}
 %javamethodmodifiers oompi::rt::window::memory_bytes "private";
+%javamethodmodifiers oompi::rt::window::shared_memory_bytes "private";
+// Declared before oompi.i's %exception: its own handler (a bad rank or window kind throws).
+%exception oompi::rt::window::shared_memory_bytes {
+  try {
+    $action
+  } catch (...) {
+    oompi::java::translate(jenv);
+    return $null;
+  }
+}
 %extend oompi::rt::window {
   jobject memory_bytes(JNIEnv* jni_env) const {
     return jni_env->NewDirectByteBuffer(reinterpret_cast<void*>(static_cast<std::intptr_t>($self->address())),
                                         $self->size());
   }
+  jobject shared_memory_bytes(int rank, JNIEnv* jni_env) const {
+    const std::int64_t size = $self->shared_size(rank);  // checks rank and the window's kind
+    return jni_env->NewDirectByteBuffer(
+        reinterpret_cast<void*>(static_cast<std::intptr_t>($self->shared_address(rank))), size);
+  }
 }
 // --- MPI-IO (issue 15): File is AutoCloseable (try-with-resources closes it collectively) ------
 OOMPI_JAVA_CLOSEABLE(oompi::rt::file, true, )
+OOMPI_JAVA_CLEANER(oompi::rt::file_view)
 
 %include "../oompi.i"
 

@@ -224,6 +224,15 @@ OOMPI_PY_CLOSEABLE(oompi::rt::epoch)
       views.append(mv)
       return mv
 
+  def shared_memory(self, rank):
+      """Shared-memory windows (allocate_shared): `rank`'s part as a writable memoryview of
+      bytes, read and written by load and store; released when the window is closed."""
+      size = self.shared_size(rank)  # checks the rank and the window's kind
+      views = self.__dict__.setdefault("_views", [])
+      mv = _memory_view(self.shared_address(rank), size, True)
+      views.append(mv)
+      return mv
+
   def close(self):
       for mv in self.__dict__.pop("_views", []):
           try:

@@ -139,6 +139,19 @@ public:
   /// to them. A program the root cannot find or execute is refused (std::invalid_argument).
   intercomm spawn(const std::string& program, const std::vector<std::string>& args,
                   int maxprocs, int root = 0) const;
+  /// spawn() with hints (MPI_Info keys such as "wdir", "host", "env"; read at the root only, as
+  /// MPI says). Hints closed at the root: closed_error on every process.
+  intercomm spawn(const std::string& program, const std::vector<std::string>& args,
+                  int maxprocs, const info& hints, int root = 0) const;
+  /// Starts several programs in one new world (MPI_Comm_spawn_multiple): command i is
+  /// programs[i] with args[i], maxprocs[i] copies, and hints[i] (an info; a null info means
+  /// none). `args` and `hints` may be empty (none for every command) or hold one entry per
+  /// program. Mismatched lengths, maxprocs < 1, a closed info or a program the root cannot
+  /// find: std::invalid_argument everywhere.
+  intercomm spawn_multiple(const std::vector<std::string>& programs,
+                           const std::vector<std::vector<std::string>>& args,
+                           const std::vector<int>& maxprocs, const std::vector<info>& hints,
+                           int root = 0) const;
   /// Waits for a job to connect to `port` (MPI_Comm_accept).
   intercomm accept(const std::string& port, int root = 0) const;
   /// Connects to a job accepting on `port` (MPI_Comm_connect).

@@ -98,6 +98,9 @@ public:
   MPI_Datatype native(const char* what) const;
   /// A handle on a type owned elsewhere (never freed through it).
   static datatype borrow(MPI_Datatype type);
+  /// A handle MPI returned (MPI_File_get_view): a derived one is owned (freed by close or
+  /// later on the MPI thread), a predefined one borrowed.
+  static datatype adopt(MPI_Datatype type);
   struct state;
 #endif
 

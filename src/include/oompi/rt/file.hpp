@@ -24,11 +24,34 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace oompi::rt {
 
 /// Where seek counts from (MPI_SEEK_SET, MPI_SEEK_CUR, MPI_SEEK_END).
 enum class seek_from : int { set = 0, current = 1, end = 2 };
+
+/// A file's view (file.get_view): the byte displacement, the elementary type, the file type
+/// and the data representation. The types are new handles for derived types (close them, or
+/// let them go), shared constants for predefined ones.
+class file_view {
+public:
+  std::int64_t displacement() const noexcept { return displacement_; }
+  datatype etype() const { return etype_; }
+  datatype filetype() const { return filetype_; }
+  std::string datarep() const { return datarep_; }
+
+#ifndef SWIG
+  file_view() = default;
+  file_view(std::int64_t d, datatype e, datatype f, std::string rep)
+      : displacement_(d), etype_(std::move(e)), filetype_(std::move(f)), datarep_(std::move(rep)) {}
+#endif
+
+private:
+  std::int64_t displacement_ = 0;
+  datatype etype_, filetype_;
+  std::string datarep_;
+};
 
 class file {
 public:
@@ -57,6 +80,9 @@ public:
   /// `filetype` in units of `etype`. Resets both file pointers.
   void set_view(std::int64_t displacement, const datatype& etype, const datatype& filetype,
                 const std::string& datarep = "native");
+  /// The current view (MPI_File_get_view); its derived types are new handles (close them, or
+  /// let them go).
+  file_view get_view() const;
   /// Byte position in the file of view offset `offset`.
   std::int64_t byte_offset(std::int64_t offset) const;
 
@@ -95,6 +121,15 @@ public:
   request iwrite_all(const async_buffer& buf) const;  // collective
   request iread_shared(async_buffer& buf) const;
   request iwrite_shared(const async_buffer& buf) const;
+
+  // --- split collectives (MPI_File_read_all_begin ... write_all_end) -------------------------
+  // One split collective at a time per file (MPI's rule): a second begin before the end, or an
+  // end without its begin, throws std::logic_error. The file holds the buffer from begin
+  // until end returns; MPI may read or write it in between.
+  void read_all_begin(async_buffer& buf) const;
+  status read_all_end() const;
+  void write_all_begin(const async_buffer& buf) const;
+  status write_all_end() const;
 
   // --- size, consistency ------------------------------------------------------------------
   /// Size in bytes.

@@ -3,7 +3,7 @@
 
 // One-sided communication (RMA) for the bindings, over the core's oompi::window.
 //
-// Memory: create() exposes the caller's buffer (the binding's typemap hands over what keeps it
+// Memory: create() and attach() expose the caller's buffer (the binding's typemap hands over what keeps it
 // valid and unmoved: a JNI global reference to a direct buffer, a pinned GCHandle, a held
 // Py_buffer), which the window keeps until close(); allocate() exposes memory MPI allocates
 // and frees with the window (address() and size() let each binding show it as a direct
@@ -30,6 +30,7 @@
 #include "comm.hpp"
 #include "group.hpp"
 #include "op.hpp"
+#include "request.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -86,6 +87,26 @@ public:
   /// A window over `count` elements of `kind` that MPI allocates (MPI_Win_allocate;
   /// collective), zero-filled; disp_unit is the element size.
   static window allocate(const comm& c, std::int64_t count, type_kind kind);
+  /// A window over `count` elements of `kind` in memory shared by the processes of one node
+  /// (MPI_Win_allocate_shared; collective; every process of `c` must share memory, e.g. a
+  /// comm.split_type(shared) communicator), zero-filled. shared_address(r) / shared_size(r)
+  /// give another process's part, which this process reads and writes by load and store.
+  static window allocate_shared(const comm& c, std::int64_t count, type_kind kind);
+  /// A window with no memory yet (MPI_Win_create_dynamic; collective): attach() exposes local
+  /// memory, and a target displacement is the target's address of the data (what attach
+  /// returned there; disp_unit 1). Displacements are not bounds-checked (only the rank).
+  static window create_dynamic(const comm& c);
+
+  /// Shared windows: the address and size in bytes of `rank`'s part (MPI_Win_shared_query).
+  std::int64_t shared_address(int rank) const;
+  std::int64_t shared_size(int rank) const;
+  /// Dynamic windows: attaches the buffer's memory (MPI_Win_attach, local), which the window
+  /// holds (pinned, referenced) until detach() or close(), and returns its address, the
+  /// displacement other processes use.
+  std::int64_t attach(async_buffer& memory);
+  /// Detaches the memory attached at `address` (what attach returned) and releases it;
+  /// std::invalid_argument when nothing is attached there.
+  void detach(std::int64_t address);
 
   /// The local memory: its address and size in bytes; disp_unit in bytes.
   std::int64_t address() const;
@@ -110,6 +131,16 @@ public:
                     const op& operation);
   void compare_and_swap(const async_buffer& value, const async_buffer& compare,
                         async_buffer& result, int rank, std::int64_t disp);
+
+  // Request forms (passive-target epochs only: lock / lock_all). The request completes the
+  // operation locally (an origin is reusable, a result holds the data); flush or unlock
+  // completes it at the target. The request holds the origin and result until it completes.
+  request rput(const async_buffer& origin, int rank, std::int64_t disp);
+  request rget(async_buffer& result, int rank, std::int64_t disp);
+  request raccumulate(const async_buffer& origin, int rank, std::int64_t disp,
+                      const op& operation);
+  request rget_accumulate(const async_buffer& origin, async_buffer& result, int rank,
+                          std::int64_t disp, const op& operation);
 
   // Parts [offset, offset + count) of the origin (Java's offset/count overloads).
   void put_part(const async_buffer& origin, std::int64_t offset, std::int64_t count, int rank,

@@ -17,8 +17,11 @@ public final class DynamicChildJava {
         System.err.println("DynamicChildJava: no parent");
         System.exit(2);
       }
-      // Report, then a collective over parents and children merged (children last).
-      parent.send(new int[] {world.getRank(), world.getSize(), args.length}, 0, 0);
+      // Report (rank, size, argument count, 1 when the working directory is /tmp: the "wdir"
+      // hint of spawnMultiple), then a collective over parents and children merged (children
+      // last).
+      int inTmp = new java.io.File("").getAbsolutePath().equals("/tmp") ? 1 : 0;
+      parent.send(new int[] {world.getRank(), world.getSize(), args.length, inTmp}, 0, 0);
       Comm merged = parent.merge(true);
       long[] total = new long[1];
       merged.allreduce(new long[] {merged.getRank()}, total, Op.SUM);

@@ -12,10 +12,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.oompi.Comm;
 import org.oompi.Environment;
+import org.oompi.Info;
+import org.oompi.InfoVector;
 import org.oompi.Intercomm;
 import org.oompi.MPIException;
 import org.oompi.Op;
 import org.oompi.StringVector;
+import org.oompi.StringVectorVector;
 
 /** Dynamic processes from Java: a Java parent spawns Java children (DynamicChildJava). */
 @ExtendWith(MpiExtension.class)
@@ -76,22 +79,29 @@ class DynamicTest {
     assertTrue(Intercomm.parent().isNull());
     Intercomm children = spawnChildren(2, "a b", "x=1");
     assertEquals(2, children.getRemoteSize());
+    int inTmp = new java.io.File("").getAbsolutePath().equals("/tmp") ? 1 : 0;
     if (rank == 0) {
       for (int c = 0; c < 2; c++) {
-        int[] got = new int[3];
+        int[] got = new int[4];
         children.recv(got, c, 0);
-        assertArrayEquals(new int[] {c, 2, 2}, got);
+        assertArrayEquals(new int[] {c, 2, 2, inTmp}, got);
       }
     }
+    finishChildren(children);
+  }
+
+  /** The parents' side of the children's ending: merged allreduce, then disconnect. */
+  private void finishChildren(Intercomm children) {
+    int kids = children.getRemoteSize();
     Comm merged = children.merge(false);
-    assertEquals(size + 2, merged.getSize());
+    assertEquals(size + kids, merged.getSize());
     assertEquals(rank, merged.getRank());
     long n = merged.getSize();
     long[] total = new long[1];
     merged.allreduce(new long[] {merged.getRank()}, total, Op.SUM);
     assertEquals(n * (n - 1) / 2, total[0]);
     if (rank == 0) {
-      for (int c = 0; c < 2; c++) {
+      for (int c = 0; c < kids; c++) {
         long[] got = new long[1];
         children.recv(got, c, 1);
         assertEquals(n * (n - 1) / 2, got[0]);
@@ -101,6 +111,72 @@ class DynamicTest {
     children.disconnect();
     assertTrue(children.isNull());
     assertThrows(IllegalStateException.class, () -> children.send(new int[1], 0, 0));
+  }
+
+  /** spawnMultiple: two commands in one new world, their own arguments, counts and hints. */
+  @Test
+  void spawnMultiple() {
+    assumeCanSpawn();
+    String java = System.getProperty("java.home") + "/bin/java";
+    String cp = System.getenv("OOMPI_JAVA_CLASSPATH");
+    StringVectorVector args = new StringVectorVector();
+    args.add(new StringVector(new String[] {"-cp", cp, "org.oompi.tests.DynamicChildJava", "first"}));
+    args.add(new StringVector(new String[] {"-cp", cp, "org.oompi.tests.DynamicChildJava", "second", "x"}));
+    Info inTmp = Info.create();
+    inTmp.set("wdir", "/tmp");
+    InfoVector hints = new InfoVector();
+    hints.add(inTmp);
+    hints.add(new Info());
+    spawnSince.set(System.nanoTime());
+    Intercomm children;
+    try {
+      children = world.spawnMultiple(new StringVector(new String[] {java, java}), args,
+                                     new int[] {1, 2}, hints, 0);
+    } finally {
+      spawnSince.set(0);
+      inTmp.close();
+    }
+    assertEquals(3, children.getRemoteSize());
+    int inTmp = new java.io.File("").getAbsolutePath().equals("/tmp") ? 1 : 0;
+    if (rank == 0) {
+      int[] got = new int[4];
+      children.recv(got, 0, 0);
+      assertArrayEquals(new int[] {0, 3, 1, 1}, got);  // wdir = /tmp
+      for (int c = 1; c < 3; c++) {
+        children.recv(got, c, 0);
+        assertArrayEquals(new int[] {c, 3, 2, inTmp}, got);
+      }
+    }
+    finishChildren(children);
+  }
+
+  @Test
+  void badSpawnMultipleInput() {
+    assumeCanSpawn();
+    StringVector two = new StringVector(new String[] {"java", "java"});
+    StringVectorVector none = new StringVectorVector();
+    InfoVector noHints = new InfoVector();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> world.spawnMultiple(two, none, new int[] {1}, noHints, 0));
+    assertTrue(e.getMessage().contains(rank == 0 ? "maxprocs" : "at the root"), e.getMessage());
+    Info closed = Info.create();
+    InfoVector closedHints = new InfoVector();
+    closedHints.add(closed);  // the vector's copy shares the handle, closed below
+    closedHints.add(new Info());
+    closed.close();
+    assertThrows(IllegalArgumentException.class,
+        () -> world.spawnMultiple(two, none, new int[] {1, 1}, closedHints, 0));
+    assertThrows(IllegalArgumentException.class,
+        () -> world.spawnMultiple(new StringVector(), none, new int[0], noHints, 0));
+    assertThrows(IllegalArgumentException.class,
+        () -> world.spawnMultiple(two, none, new int[] {1, 0}, noHints, 0));
+    assertThrows(IllegalArgumentException.class, () -> world.spawnMultiple(
+        new StringVector(new String[] {"/nonexistent/oompi-no-program"}), none, new int[] {1}, noHints, 0));
+    assertThrows(IndexOutOfBoundsException.class,
+        () -> world.spawnMultiple(two, none, new int[] {1, 1}, noHints, size));
+    int[] total = new int[1];
+    world.allreduce(new int[] {1}, total, Op.SUM);
+    assertEquals(size, total[0]);
   }
 
   @Test

@@ -2,6 +2,7 @@ package org.oompi.tests;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.IntBuffer;
@@ -19,6 +20,8 @@ import org.oompi.MPI;
 import org.oompi.MPIException;
 import org.oompi.Request;
 import org.oompi.SeekFrom;
+import org.oompi.FileView;
+import org.oompi.Info;
 
 /**
  * MPI-IO from Java (org.oompi.File over the C++ core's oompi::file): each access mode with the
@@ -161,5 +164,52 @@ class FileTest {
     e = assertThrows(MPIException.class,
         () -> File.open(world, path, MPI.MODE_CREATE | MPI.MODE_EXCL | MPI.MODE_WRONLY));
     assertEquals(MPI.ERR_FILE_EXISTS, e.getErrorClass());
+  }
+
+  /** Hints at open, getInfo, getView, and the split collectives (the file holds the direct
+   *  buffer from begin to end). */
+  @Test
+  void hintsViewAndSplitCollectives() {
+    int n = 4;
+    Info hints = Info.create();
+    hints.set("cb_buffer_size", "1048576");
+    File f = File.open(world, path, MPI.MODE_CREATE | MPI.MODE_RDWR, hints);
+    hints.close();
+    try (Info used = f.getInfo()) {
+      for (String k : used.keys()) assertFalse(used.get(k).isEmpty());
+    }
+    FileView v = f.getView();
+    assertEquals(0, v.getDisplacement());
+    assertEquals("native", v.getDatarep());
+    assertEquals(1, v.getFiletype().getSize());
+    f.setView(rank * n * 4L, Datatype.INT, Datatype.INT);
+    v = f.getView();
+    assertEquals(rank * n * 4L, v.getDisplacement());
+    assertEquals(4, v.getEtype().getSize());
+    IntBuffer out = Buffers.newIntBuffer(n);
+    out.put(range(n, 10 * rank)).flip();
+    f.writeAllBegin(out);
+    assertThrows(IllegalStateException.class, () -> f.writeAllBegin(out));
+    assertThrows(IllegalStateException.class, () -> f.readAllEnd());
+    assertThrows(IllegalStateException.class, () -> f.close());
+    assertEquals(n, f.writeAllEnd().getCount(Datatype.INT));
+    assertThrows(IllegalStateException.class, () -> f.writeAllEnd());
+    sync(f);
+    f.seek(0, SeekFrom.SET);
+    IntBuffer in = Buffers.newIntBuffer(n);
+    f.readAllBegin(in);
+    assertEquals(n, f.readAllEnd().getCount(Datatype.INT));
+    int[] got = new int[n];
+    in.get(got);
+    assertArrayEquals(range(n, 10 * rank), got);
+    // a heap array cannot be held from begin to end
+    assertThrows(IllegalArgumentException.class, () -> f.readAllBegin(new int[n]));
+    f.close();
+    assertThrows(IllegalStateException.class, () -> f.getView());
+    // hints closed on one process only: every process throws the same
+    Info one = Info.create();
+    if (rank == 0) one.close();
+    assertThrows(IllegalStateException.class, () -> File.open(world, path, MPI.MODE_RDONLY, one));
+    one.close();
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
@@ -19,6 +20,7 @@ import org.oompi.Epoch;
 import org.oompi.Group;
 import org.oompi.LockType;
 import org.oompi.Op;
+import org.oompi.Request;
 import org.oompi.RmaMode;
 import org.oompi.TypeKind;
 import org.oompi.UserFunction;
@@ -212,5 +214,124 @@ class RmaTest {
     e.close();
     win.close();
     assertThrows(IllegalStateException.class, () -> e.flush());
+  }
+
+  /** rput, rget, raccumulate, rgetAccumulate in a lockAll epoch: each request completes the
+   *  operation locally (an array origin is copied; a direct result is held until then). */
+  @Test
+  void requestForms() {
+    try (Window win = Window.allocate(world, 2 * size, TypeKind.INT64)) {
+      LongBuffer mem = win.memory().asLongBuffer();
+      world.barrier();
+      try (Epoch e = win.lockAll()) {
+        long[] origin = {rank + 10};
+        Request r = win.rput(origin, right, rank);
+        origin[0] = -5;  // copied at the call: does not reach the target
+        r.waitFor();
+        win.raccumulate(new long[] {1}, right, size + rank, Op.SUM).waitFor();
+        win.flush(right);
+        LongBuffer got = Buffers.newLongBuffer(1);
+        win.rget(got, right, rank).waitFor();
+        assertEquals(rank + 10, got.get(0));  // complete locally: the data is here
+        LongBuffer old = Buffers.newLongBuffer(1);
+        win.rgetAccumulate(new long[] {5}, old, right, size + rank, Op.SUM).waitFor();
+        assertEquals(1, old.get(0));
+      }
+      world.barrier();
+      win.lock(rank).close();  // see the public copy
+      assertEquals(left + 10, mem.get(left));
+      assertEquals(6, mem.get(size + left));
+    }
+  }
+
+  @Test
+  void requestFormsBadInput() {
+    Window win = Window.allocate(world, 2, TypeKind.FLOAT64);
+    try (Epoch e = win.lockAll()) {
+      assertThrows(IndexOutOfBoundsException.class, () -> win.rput(new double[1], size, 0));
+      assertThrows(IndexOutOfBoundsException.class,
+                   () -> win.rget(Buffers.newDoubleBuffer(3), 0, 0));
+      assertThrows(IllegalArgumentException.class, () -> win.rget(new double[1], 0, 0));
+      UserFunction mine = new UserFunction() {
+        @Override
+        public void call(Object in, Object inOut, int count, org.oompi.Datatype type) {}
+      };
+      try (Op user = new Op(mine, true)) {
+        assertThrows(IllegalArgumentException.class, () -> win.raccumulate(new double[1], 0, 0, user));
+        assertThrows(IllegalArgumentException.class,
+                     () -> win.rgetAccumulate(new double[1], Buffers.newDoubleBuffer(1), 0, 0, user));
+      }
+    }
+    win.close();
+    assertThrows(IllegalStateException.class, () -> win.rput(new double[1], 0, 0));
+  }
+
+  /** allocateShared: every process reads the others' parts by load through sharedMemory. */
+  @Test
+  void sharedWindow() {
+    try (Comm node = world.splitShared();
+         Window win = Window.allocateShared(node, 2, TypeKind.INT32)) {
+      IntBuffer mine = win.sharedMemory(node.getRank()).asIntBuffer();
+      assertEquals(0, mine.get(0));
+      IntBuffer got = Buffers.newIntBuffer(1);
+      // Load/store under a lockAll epoch, with sync-barrier-sync (MPI_Win_sync belongs in a
+      // passive-target epoch: MPICH refuses it outside one).
+      try (Epoch e = win.lockAll(RmaMode.NOCHECK.swigValue())) {
+        mine.put(0, node.getRank());
+        mine.put(1, 100 + node.getRank());
+        win.sync();
+        node.barrier();
+        win.sync();
+        for (int r = 0; r < node.getSize(); ++r) {
+          IntBuffer other = win.sharedMemory(r).asIntBuffer();
+          assertEquals(2, other.capacity());
+          assertEquals(r, other.get(0));
+          assertEquals(100 + r, other.get(1));
+        }
+        win.get(got, node.getSize() - 1, 1);
+        win.flush(node.getSize() - 1);
+      }
+      assertEquals(100 + node.getSize() - 1, got.get(0));
+      assertThrows(IndexOutOfBoundsException.class, () -> win.sharedMemory(node.getSize()));
+      node.barrier();
+    }
+    try (Window plain = Window.allocate(world, 1, TypeKind.INT32)) {
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> plain.sharedMemory(0));
+      assertTrue(e.getMessage().contains("shared"), e.getMessage());
+    }
+  }
+
+  /** createDynamic: attach a direct buffer (held until detach), put at the target's address. */
+  @Test
+  void dynamicWindow() {
+    try (Window win = Window.createDynamic(world)) {
+      assertEquals(1, win.getDispUnit());
+      DoubleBuffer local = Buffers.newDoubleBuffer(3);
+      for (int i = 0; i < 3; ++i) local.put(i, -1.0);
+      long addr = win.attach(local);
+      long[] addrs = new long[size];
+      world.allgather(new long[] {addr}, addrs);
+      world.barrier();
+      try (Epoch e = win.lock(right)) {
+        win.put(new double[] {rank + 0.25}, right, addrs[right] + 8);
+      }
+      world.barrier();
+      win.lock(rank).close();
+      assertEquals(-1.0, local.get(0));
+      assertEquals(left + 0.25, local.get(1));
+      assertEquals(-1.0, local.get(2));
+      IllegalArgumentException twice =
+          assertThrows(IllegalArgumentException.class, () -> win.attach(local));
+      assertTrue(twice.getMessage().contains("already attached"), twice.getMessage());
+      assertThrows(IllegalArgumentException.class, () -> win.detach(addr + 8));
+      assertThrows(IllegalArgumentException.class, () -> win.attach(new double[4]));
+      world.barrier();
+      win.detach(addr);
+      assertThrows(IllegalArgumentException.class, () -> win.detach(addr));
+      win.attach(Buffers.newLongBuffer(1));  // still attached at close: detached by close
+    }
+    try (Window plain = Window.allocate(world, 1, TypeKind.INT32)) {
+      assertThrows(IllegalStateException.class, () -> plain.attach(Buffers.newIntBuffer(1)));
+    }
   }
 }

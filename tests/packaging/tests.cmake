@@ -19,3 +19,14 @@ add_test(NAME ${OOMPI_TEST_PREFIX}packaging.install.np2
           ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${OOMPI_MPIEXEC_FLAGS_INTERNAL})
 set_tests_properties(${OOMPI_TEST_PREFIX}packaging.install.np2 PROPERTIES TIMEOUT 300
   PROCESSORS 2 LABELS "packaging;mpi;np2" ENVIRONMENT "${_env}")
+
+# packaging.pip.np2 (tests/packaging/pip.sh): `pip install` of the source tree into a fresh
+# venv, offline, reusing this build's Python module; then a 2-rank job from the venv.
+if(TARGET oompi_python)
+  add_test(NAME ${OOMPI_TEST_PREFIX}packaging.pip.np2
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/pip.sh ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}
+            ${CMAKE_BINARY_DIR}/tests/packaging-pip ${OOMPI_PYTHON_EXECUTABLE}
+            ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${OOMPI_MPIEXEC_FLAGS_INTERNAL})
+  set_tests_properties(${OOMPI_TEST_PREFIX}packaging.pip.np2 PROPERTIES TIMEOUT 300
+    PROCESSORS 2 LABELS "packaging;python;mpi;np2" ENVIRONMENT "${OOMPI_LAUNCHER_ENV}")
+endif()

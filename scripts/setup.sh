@@ -13,6 +13,7 @@ packages=(
   swig                                             # bindings generator
   openjdk-17-jdk-headless junit5                   # Java binding and its tests
   python3-dev python3-numpy python3-pytest python3-mpi4py  # Python binding, tests, bench peer
+  python3-venv                                     # packaging.pip: a fresh venv with pip (ensurepip)
   valgrind python3-matplotlib                      # bench/: callgrind counts, plots
   clang-14 libclang-rt-14-dev                      # libFuzzer target (OOMPI_BUILD_FUZZ), eBPF of multihost.sh
   nftables                                         # multihost.sh --netem: 1 % loss where netem is missing

@@ -3,14 +3,18 @@ package org.oompi;
 import java.io.File;
 import java.io.InputStream;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
  * Finds and loads liboompi_java.so, in this order: the system property {@code oompi.library}
- * (a full path); the file beside oompi.jar; the copy inside the jar (extracted to a temporary
- * file); {@code java.library.path}. So {@code java -cp oompi.jar:. App} needs nothing else.
+ * (a full path); the file beside oompi.jar (the build tree); the installed library, at the path
+ * relative to the jar that {@code cmake --install} lays out (recorded in the jar at build time:
+ * share/java/oompi.jar, lib/jni/liboompi_java.so); the copy inside the jar (extracted to a
+ * temporary file); {@code java.library.path}. So {@code java -cp oompi.jar:. App} needs nothing
+ * else.
  */
 final class NativeLoader {
   static final String LIBRARY = "oompi_java";
@@ -23,7 +27,7 @@ final class NativeLoader {
     String explicit = System.getProperty("oompi.library");
     if (explicit != null) {
       System.load(explicit);
-    } else if (!loadBesideJar() && !loadFromJar()) {
+    } else if (!loadBesideJar() && !loadInstalled() && !loadFromJar()) {
       System.loadLibrary(LIBRARY);
     }
     loaded = true;
@@ -53,17 +57,40 @@ final class NativeLoader {
     }
   }
 
-  private static boolean loadBesideJar() {
+  /** The directory of oompi.jar (or of the classes), null if unknown. */
+  private static File jarDir() {
     try {
       var source = NativeLoader.class.getProtectionDomain().getCodeSource();
-      if (source == null) return false;
+      if (source == null) return null;
       File location = new File(source.getLocation().toURI());
-      File dir = location.isDirectory() ? location : location.getParentFile();
-      File lib = new File(dir, System.mapLibraryName(LIBRARY));
-      if (!lib.isFile()) return false;
-      System.load(lib.getAbsolutePath());
-      return true;
-    } catch (URISyntaxException | SecurityException e) {
+      return location.isDirectory() ? location : location.getParentFile();
+    } catch (URISyntaxException | SecurityException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static boolean loadFile(File lib) {
+    if (lib == null || !lib.isFile()) return false;
+    System.load(lib.getAbsolutePath());
+    return true;
+  }
+
+  private static boolean loadBesideJar() {
+    File dir = jarDir();
+    return dir != null && loadFile(new File(dir, System.mapLibraryName(LIBRARY)));
+  }
+
+  /** The installed library: resource installed-path is its directory relative to the jar's. */
+  private static boolean loadInstalled() {
+    File dir = jarDir();
+    if (dir == null) return false;
+    String resource = "/org/oompi/native/installed-path";
+    try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
+      if (in == null) return false;
+      String relative = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+      return !relative.isEmpty()
+          && loadFile(new File(new File(dir, relative), System.mapLibraryName(LIBRARY)));
+    } catch (java.io.IOException e) {
       return false;
     }
   }

@@ -136,8 +136,12 @@ public:
   }
   /// Whether the MPI library accepts CUDA device pointers as buffers (run-time query: Open MPI's
   /// MPIX_Query_cuda_support, MPICH's MPIX_GPU_query_support). False when it cannot tell.
-  /// Call it after MPI is initialised (Open MPI answers 0 before).
+  /// False before MPI_Init and after MPI_Finalize (MPICH aborts if asked then).
   static bool cuda_aware() noexcept {
+    int up = 0, down = 0;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    if (!up || down) return false;
 #if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
     return MPIX_Query_cuda_support() == 1;
 #elif defined(MPIX_GPU_SUPPORT_CUDA)

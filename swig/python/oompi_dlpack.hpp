@@ -26,6 +26,7 @@
 #include <dlfcn.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 namespace oompi::python {

@@ -17,6 +17,7 @@ packages=(
   valgrind python3-matplotlib                      # bench/: callgrind counts, plots
   clang-14 libclang-rt-14-dev                      # libFuzzer target (OOMPI_BUILD_FUZZ), eBPF of multihost.sh
   nftables                                         # multihost.sh --netem: 1 % loss where netem is missing
+  doxygen python3-sphinx                           # the API reference (--target docs, docs.build)
 )
 
 missing=()

@@ -61,6 +61,7 @@ double environment::wtime() { return MPI_Wtime(); }
 double environment::wtick() { return MPI_Wtick(); }
 std::string environment::processor_name() { return oompi::environment::processor_name(); }
 std::string environment::library_version() { return oompi::environment::library_version(); }
+bool environment::cuda_aware() { return oompi::environment::cuda_aware(); }
 bool environment::receive_guard() { return oompi::environment::receive_guard(); }
 void environment::set_receive_guard(bool on) { oompi::environment::set_receive_guard(on); }
 void environment::abort(int code) {

@@ -56,6 +56,8 @@ int main(int argc, char* argv[]) {
   expect_state_error("datatype factory before init", before,
                      [] { oompi::datatype::contiguous(2, oompi::datatype::of<int>()); });
   expect_state_error("wtime before init", before, [] { oompi::environment::wtime(); });
+  // Answerable at any time: MPICH aborts when its GPU query comes before MPI_Init.
+  expect(!oompi::environment::cuda_aware(), "cuda_aware() before init");
 
   // Handles that outlive the environment (declared before it).
   std::optional<oompi::intracommunicator> dup;
@@ -90,6 +92,7 @@ int main(int argc, char* argv[]) {
   expect(oompi::detail::type_cache::instance().types.empty(),
          "cached datatypes freed by MPI_Finalize");
   expect(dup->rank() == rank, "cached rank still readable");
+  expect(!oompi::environment::cuda_aware(), "cuda_aware() after finalize");
 
   int x = 1;
   expect_state_error("world()", after, [] { oompi::communicator::world(); });

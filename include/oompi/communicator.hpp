@@ -241,7 +241,7 @@ public:
   }
 
   /// Nonblocking receive. Into a named buffer or a view: returns a request, and the buffer is
-  /// borrowed. Into a container given by move: returns a future<B> that owns it; get() hands it
+  /// borrowed. Into a container given by move: returns a `future<B>` that owns it; get() hands it
   /// back when the message has arrived. Not guarded against larger messages (see
   /// detail/recv_guard.hpp): on Open MPI a message larger than `buf` is written past its end;
   /// use mprobe + imrecv when a larger message can come.

@@ -14,6 +14,9 @@
 #include "error.hpp"
 
 #include <mpi.h>
+#if defined(OPEN_MPI) && OPEN_MPI && __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // MPIX_Query_cuda_support (Open MPI's cuda extension)
+#endif
 
 #include <cstdio>
 #include <cstdlib>
@@ -130,6 +133,23 @@ public:
     int len = 0;
     OOMPI_CHECK(MPI_Get_library_version, (text, &len));
     return std::string(text, static_cast<std::size_t>(len));
+  }
+  /// Whether the MPI library accepts CUDA device pointers as buffers (run-time query: Open MPI's
+  /// MPIX_Query_cuda_support, MPICH's MPIX_GPU_query_support). False when it cannot tell.
+  /// False before MPI_Init and after MPI_Finalize (MPICH aborts if asked then).
+  static bool cuda_aware() noexcept {
+    int up = 0, down = 0;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    if (!up || down) return false;
+#if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
+    return MPIX_Query_cuda_support() == 1;
+#elif defined(MPIX_GPU_SUPPORT_CUDA)
+    int yes = 0;
+    return MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &yes) == MPI_SUCCESS && yes;
+#else
+    return false;
+#endif
   }
   /// Whether blocking receives check a message's size before receiving it (the receive guard,
   /// detail/recv_guard.hpp): true on Open MPI unless turned off; false where it is compiled out

@@ -279,6 +279,7 @@ struct class_info {
   bool swapped = false;  // not in native byte order
   bool read_only = false;
   bool is_typed = false;  // org.oompi.TypedBuffer: another buffer with an explicit datatype
+  bool segment = false;   // java.lang.foreign.MemorySegment (JDK 22+): bytes
 };
 
 class class_cache {
@@ -308,6 +309,24 @@ public:
       add(ci);
     }
     env->DeleteLocalRef(buf);
+    // The FFM API's MemorySegment (final in JDK 22): looked up by name, so the library and
+    // oompi.jar still build and run on JDK 17, where the class does not exist.
+    if (jclass seg = env->FindClass("java/lang/foreign/MemorySegment")) {
+      segment_cls = static_cast<jclass>(env->NewGlobalRef(seg));
+      seg_is_native = env->GetMethodID(seg, "isNative", "()Z");
+      seg_address = env->GetMethodID(seg, "address", "()J");
+      seg_size = env->GetMethodID(seg, "byteSize", "()J");
+      seg_read_only = env->GetMethodID(seg, "isReadOnly", "()Z");
+      seg_scope = env->GetMethodID(seg, "scope", "()Ljava/lang/foreign/MemorySegment$Scope;");
+      jclass scope = env->FindClass("java/lang/foreign/MemorySegment$Scope");
+      scope_alive = scope ? env->GetMethodID(scope, "isAlive", "()Z") : nullptr;
+      if (scope) env->DeleteLocalRef(scope);
+      env->DeleteLocalRef(seg);
+      if (!seg_is_native || !seg_address || !seg_size || !seg_read_only || !seg_scope ||
+          !scope_alive)
+        segment_cls = nullptr;
+    }
+    env->ExceptionClear();  // NoClassDefFoundError (JDK < 22) or NoSuchMethodError (a preview)
     jclass tb = env->FindClass("org/oompi/TypedBuffer");
     if (tb) {
       typed_buffer = env->GetFieldID(tb, "buffer", "Ljava/lang/Object;");
@@ -362,6 +381,9 @@ public:
   jfieldID position = nullptr, limit = nullptr;
   jfieldID typed_buffer = nullptr, typed_count = nullptr, typed_type = nullptr;
   jfieldID datatype_ptr = nullptr;
+  jclass segment_cls = nullptr;  // null before JDK 22
+  jmethodID seg_is_native = nullptr, seg_address = nullptr, seg_size = nullptr,
+            seg_read_only = nullptr, seg_scope = nullptr, scope_alive = nullptr;
 
 private:
   static constexpr int capacity = 64;
@@ -374,6 +396,11 @@ private:
   }
 
   const class_info* learn(JNIEnv* env, jobject obj, jclass c) {
+    class_info ci;
+    if (segment_cls && env->IsInstanceOf(obj, segment_cls)) {
+      ci.segment = true;  // kind byte; native or heap, read-only: asked per object (describe)
+      return remember(env, c, ci);
+    }
     if (!env->IsInstanceOf(obj, buffer_cls)) {
       jclass cc = env->GetObjectClass(c);
       jmethodID get_name = env->GetMethodID(cc, "getName", "()Ljava/lang/String;");
@@ -385,10 +412,10 @@ private:
         env->ReleaseStringUTFChars(name, s);
       }
       throw_java(env, "java/lang/IllegalArgumentException",
-                 "oompi: a buffer must be a primitive array or a direct java.nio buffer, not " + n);
+                 "oompi: a buffer must be a primitive array, a direct java.nio buffer or a "
+                 "native MemorySegment, not " + n);
       return nullptr;
     }
-    class_info ci;
     const struct {
       const char* name;
       rt::type_kind kind;
@@ -431,6 +458,10 @@ private:
       env->DeleteLocalRef(bo);
     }
     if (env->ExceptionCheck()) return nullptr;
+    return remember(env, c, ci);
+  }
+
+  const class_info* remember(JNIEnv* env, jclass c, class_info ci) {
     std::lock_guard<std::mutex> lock(mutex_);
     // Re-check under the lock: another thread may have learnt the class meanwhile.
     const int n = count_.load(std::memory_order_acquire);
@@ -461,6 +492,45 @@ inline class_cache& classes(JNIEnv* env) {
 inline bool describe_typed(JNIEnv* env, jobject obj, bool writable, bool async, rt::buffer& b,
                            pin& p);
 
+/// A MemorySegment as bytes (Buffers.typed gives it another datatype). Only native segments
+/// (Arena.allocate, mapped files) have an address that stays put; a heap segment wraps a Java
+/// array that the GC moves, and is refused rather than copied (arrays are the way to send those).
+/// The segment's arena must be open (checked) and stay open until the operation completes:
+/// closing it frees the memory under MPI, as freeing any buffer would.
+inline bool describe_segment(JNIEnv* env, class_cache& cc, jobject obj, bool writable,
+                             rt::buffer& b) {
+  const bool native = env->CallBooleanMethod(obj, cc.seg_is_native);
+  if (env->ExceptionCheck()) return false;
+  if (!native) {
+    throw_java(env, "java/lang/IllegalArgumentException",
+               "oompi: a heap MemorySegment (MemorySegment.ofArray) has no fixed address; use a "
+               "native segment (Arena.allocate) or pass the array itself");
+    return false;
+  }
+  if (writable && env->CallBooleanMethod(obj, cc.seg_read_only)) {
+    throw_java(env, "java/lang/IllegalArgumentException",
+               "oompi: cannot receive into a read-only MemorySegment");
+    return false;
+  }
+  jobject scope = env->CallObjectMethod(obj, cc.seg_scope);
+  const bool alive = scope && env->CallBooleanMethod(scope, cc.scope_alive);
+  if (scope) env->DeleteLocalRef(scope);
+  if (env->ExceptionCheck()) return false;
+  if (!alive) {
+    throw_java(env, "java/lang/IllegalStateException",
+               "oompi: the MemorySegment's arena is closed (its memory is freed)");
+    return false;
+  }
+  const jlong address = env->CallLongMethod(obj, cc.seg_address);
+  const jlong size = env->CallLongMethod(obj, cc.seg_size);
+  if (env->ExceptionCheck()) return false;
+  b.data = reinterpret_cast<void*>(static_cast<std::intptr_t>(address));
+  b.type = rt::detail::builtin_type(rt::type_kind::byte);
+  b.extent = 1;
+  b.count = size;
+  return true;
+}
+
 /// Describes a Java buffer object. For an array, `p` records it and the check typemap pins
 /// it. False with a Java exception pending.
 inline bool describe(JNIEnv* env, jobject obj, bool writable, bool async, rt::buffer& b, pin& p) {
@@ -472,6 +542,7 @@ inline bool describe(JNIEnv* env, jobject obj, bool writable, bool async, rt::bu
   const class_info* ci = cc.lookup(env, obj);
   if (!ci) return false;
   if (ci->is_typed) return describe_typed(env, obj, writable, async, b, p);
+  if (ci->segment) return describe_segment(env, cc, obj, writable, b);
   b.type = rt::detail::builtin_type(ci->kind);
   b.extent = rt::detail::builtin_size(ci->kind);
   if (ci->is_array) {

@@ -2,7 +2,8 @@
 // buffer-protocol objects, exception translation.
 //
 // Any object with the buffer protocol (NumPy arrays incl. slices, bytearray, memoryview,
-// array.array) is used in place: PyObject_GetBuffer(C_CONTIGUOUS | FORMAT [| WRITABLE]), the
+// array.array), else with `__dlpack__` or `__cuda_array_interface__` (oompi_dlpack.hpp), is used
+// in place: PyObject_GetBuffer(C_CONTIGUOUS | FORMAT [| WRITABLE]), the
 // datatype inferred from the format. Blocking calls hold the Py_buffer for the call (released
 // by the typemap's local); nonblocking calls move it into the request, which releases it (with
 // the GIL) when the operation completes.
@@ -16,6 +17,8 @@
 #include <vector>
 
 #include <oompi/rt/rt.hpp>
+
+#include "oompi_dlpack.hpp"
 
 #include <string>
 
@@ -76,7 +79,7 @@ inline bool get_view(PyObject* obj, bool writable, Py_buffer& view) {
   if (!PyObject_CheckBuffer(obj)) {
     PyErr_Format(PyExc_TypeError,
                  "oompi: expected an object with the buffer protocol (NumPy array, bytearray, "
-                 "memoryview), not '%.200s'",
+                 "memoryview), __dlpack__ or __cuda_array_interface__, not '%.200s'",
                  Py_TYPE(obj)->tp_name);
     return false;
   }
@@ -174,48 +177,59 @@ inline bool apply_spec(PyObject* type, PyObject* count, rt::buffer& b) {
   }
 }
 
-/// A Py_buffer held for the duration of one blocking call (a typemap local).
-struct view_guard {
+/// The memory of one buffer argument: a Py_buffer, or else an array taken through
+/// `__dlpack__` / `__cuda_array_interface__` (oompi_dlpack.hpp). The one place where an object
+/// becomes an rt::buffer; release() with the GIL held.
+struct held_memory {
   Py_buffer view;
-  bool held = false;
-  view_guard() = default;
-  view_guard(const view_guard&) = delete;
-  view_guard& operator=(const view_guard&) = delete;
-  ~view_guard() {
-    if (held) PyBuffer_Release(&view);  // the wrapper holds the GIL again here
-  }
+  bool has_view = false;
+  foreign_array foreign;
+
   bool get(PyObject* obj, bool writable, rt::buffer& b) {
     PyObject *type = nullptr, *count = nullptr;
     const int spec = message_spec(obj, obj, type, count);
     if (spec < 0) return false;
+    if (!PyObject_CheckBuffer(obj)) {
+      const int r = foreign_buffer(obj, writable, foreign, b);
+      if (r < 0) return false;
+      if (r > 0) return !spec || apply_spec(type, count, b);
+    }
     if (!get_view(obj, writable, view)) return false;
-    held = true;
+    has_view = true;
     return describe(view, b) && (!spec || apply_spec(type, count, b));
+  }
+  void release() noexcept {
+    if (has_view) PyBuffer_Release(&view);
+    has_view = false;
+    foreign.release();
   }
 };
 
-/// A Py_buffer owned by a pending request; released with the GIL when it completes.
+/// The memory of a buffer argument for the duration of one blocking call (a typemap local).
+struct view_guard {
+  held_memory mem;
+  view_guard() = default;
+  view_guard(const view_guard&) = delete;
+  view_guard& operator=(const view_guard&) = delete;
+  ~view_guard() { mem.release(); }  // the wrapper holds the GIL again here
+  bool get(PyObject* obj, bool writable, rt::buffer& b) { return mem.get(obj, writable, b); }
+};
+
+/// The memory of a buffer argument owned by a pending request; released with the GIL when it
+/// completes.
 struct held_view final : rt::keep_alive {
-  Py_buffer view;
+  held_memory mem;
   ~held_view() override {
     if (!Py_IsInitialized()) return;  // interpreter gone: nothing to release into
     PyGILState_STATE g = PyGILState_Ensure();
-    PyBuffer_Release(&view);
+    mem.release();
     PyGILState_Release(g);
   }
 };
 
 inline bool get_async(PyObject* obj, bool writable, rt::async_buffer& b) {
-  PyObject *type = nullptr, *count = nullptr;
-  const int spec = message_spec(obj, obj, type, count);
-  if (spec < 0) return false;
   auto keep = std::make_unique<held_view>();
-  if (!get_view(obj, writable, keep->view)) {
-    keep.reset();  // nothing held: the destructor must not release
-    return false;
-  }
-  if (!describe(keep->view, b) || (spec && !apply_spec(type, count, b)))
-    return false;  // keep's destructor releases the view
+  if (!keep->mem.get(obj, writable, b)) return false;  // keep's destructor releases it
   b.keep = std::move(keep);
   return true;
 }

@@ -51,6 +51,7 @@
 %feature("nothreadallow") oompi::rt::environment::finalized;
 %feature("nothreadallow") oompi::rt::environment::receive_guard;
 %feature("nothreadallow") oompi::rt::environment::set_receive_guard;
+%feature("nothreadallow") oompi::rt::environment::cuda_aware;
 
 // --- integer vectors (counts, displacements): any sequence of integers, NumPy arrays too ----
 // (applied by oompi.i right after its %template lines, which would override them)

@@ -46,7 +46,7 @@ struct in_place_t {
 };
 inline constexpr in_place_t in_place{};
 
-/// Tag: bcast resizes a std::vector/std::string on the receiving ranks to the root's size
+/// Tag: bcast resizes a `std::vector` or `std::string` on the receiving ranks to the root's size
 /// (one extra broadcast of the size).
 struct resize_to_fit_t {
   explicit constexpr resize_to_fit_t() = default;

@@ -93,7 +93,7 @@ public:
     text_ += n;
     text_ += ':';
   }
-  /// Enters a struct, or writes @k and returns false when it is already being described.
+  /// Enters a struct, or writes `@k` and returns false when it is already being described.
   bool enter_struct(const void* key) {
     for (std::size_t k = 0; k < stack_.size(); ++k) {
       if (stack_[k] == key) {

@@ -912,7 +912,7 @@ namespace Oompi
 
     public readonly partial struct Port
     {
-        /// <summary>Sends an object graph to this port's rank (see <see cref="Comm.OSend{T}"/>).</summary>
+        /// <summary>Sends an object graph to this port's rank (see <see cref="Comm.OSend{T}(T, int, int)"/>).</summary>
         public void OSend<T>(T obj, int tag = 0) => Comm.OSend(obj, Rank, tag);
 
         /// <summary>Receives an object from this port's rank (any tag unless given).</summary>

@@ -1,5 +1,7 @@
 """oompi: object-oriented MPI for Python, on the same C++ core as the C++, Java and C# APIs.
 
+::
+
     import numpy as np, oompi
     with oompi.Environment():
         world = oompi.Comm.world()
@@ -7,8 +9,9 @@
         world.send(data, (world.rank + 1) % world.size)  # buffer, dest[, tag]
 
 Run with ``mpirun -np 4 python3 app.py``. Buffers are anything with the buffer protocol (NumPy
-arrays and their contiguous slices, bytearray, memoryview), used in place; the MPI datatype
-comes from the buffer's format. Errors: MPI failures raise ``oompi.MPIError`` (with
+arrays and their contiguous slices, bytearray, memoryview), or else with ``__dlpack__`` or
+``__cuda_array_interface__`` (host memory; CUDA memory only with a CUDA-aware MPI), used in
+place; the MPI datatype comes from the buffer's format or dtype. Errors: MPI failures raise ``oompi.MPIError`` (with
 ``error_class``), bad input raises ValueError / IndexError / TypeError, a closed handle
 ``oompi.ClosedError``.
 """

@@ -42,6 +42,8 @@ public:
   /// Turns the receive guard off or on for the process (as OOMPI_RECV_GUARD=0 does): off, on
   /// Open MPI, a message larger than its receive buffer overwrites the memory after it.
   static void set_receive_guard(bool on);
+  /// Whether MPI accepts CUDA device pointers as buffers (oompi::environment::cuda_aware).
+  static bool cuda_aware();
   /// Terminates every rank of the job (MPI_Abort on MPI_COMM_WORLD).
   static void abort(int code);
 

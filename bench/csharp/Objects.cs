@@ -322,7 +322,9 @@ namespace OompiBench
                 var labels = string.Join(",", Systems.ConvertAll(s => J(s.name) + ":" + J(s.label)));
                 var targets = string.Join(",", sizes.Where(n => n >= 256).Select(n =>
                     $"{{\"metric\":\"roundtrip_us\",\"case\":\"{n}\",\"system\":\"transportable\",\"max_ratio\":0.2," +
-                    $"\"text\":\"issue 6: [Transportable] list ≥ 5× faster than System.Text.Json (N = {n})\"}}"));
+                    $"\"text\":\"issue 6: [Transportable] list ≥ 5× faster than System.Text.Json (N = {n})\"}}," +
+                    $"{{\"metric\":\"roundtrip_us\",\"case\":\"{n}\",\"system\":\"transportable\",\"baseline\":\"memorypack\",\"max_ratio\":1.0," +
+                    $"\"text\":\"issue 16: [Transportable] list ≤ 1.0× MemoryPack + MPI (N = {n})\"}}"));
                 outp.Append("{\"type\":\"meta\",\"bench\":").Append(J(bench))
                     .Append(",\"title\":\"C# linked list of N nodes (4 KiB of int32 in all), round trip between 2 ranks\"")
                     .Append(",\"baseline\":\"stj\",\"systems\":[").Append(names).Append("],\"system_labels\":{").Append(labels).Append('}')

@@ -13,6 +13,8 @@
 #include <oompi/rt/rt.hpp>
 
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <string>
 
 extern "C" {
@@ -219,6 +221,101 @@ extern "C" SWIGEXPORT void oompi_cs_register(oompi::csharp::free_handle_fn free_
                                              oompi::csharp::raise_fn raise_exception) {
   oompi::csharp::g_free_handle = free_handle;
   oompi::csharp::g_raise = raise_exception;
+}
+
+// --- Isend/Irecv with the pin held by C# (Oompi.Request's light mode) -----------------------
+// C# pins the array with a pooled GCHandle and keeps it until the operation completes; the
+// request is the bare MPI_Request (as an int64: a pointer in Open MPI, an int in MPICH), kept in
+// the C# Request. No native allocation, no callback into C#, no finalizer. oompi_cs_adopt
+// turns one into a native request (request sets, Cancel) when it needs to be.
+namespace oompi::csharp {
+static_assert(sizeof(MPI_Request) <= sizeof(std::int64_t), "MPI_Request must fit an int64");
+inline std::int64_t to_i64(MPI_Request r) noexcept {
+  std::int64_t v = 0;
+  std::memcpy(&v, &r, sizeof r);
+  return v;
+}
+inline MPI_Request from_i64(std::int64_t v) noexcept {
+  MPI_Request r;
+  std::memcpy(&r, &v, sizeof r);
+  return r;
+}
+}  // namespace oompi::csharp
+
+extern "C" SWIGEXPORT std::int64_t oompi_cs_request_null() {
+  return oompi::csharp::to_i64(MPI_REQUEST_NULL);
+}
+
+extern "C" SWIGEXPORT std::int64_t oompi_cs_isend(void* comm, oompi_cs_buffer d, int dest,
+                                                  int tag) {
+  using namespace oompi::csharp;
+  oompi::rt::buffer b;
+  if (!comm) return raise(closed, "oompi: this Comm has been disposed"), 0;
+  if (!describe(d, b)) return 0;
+  try {
+    return to_i64(static_cast<const oompi::rt::comm*>(comm)->isend_native(b, dest, tag));
+  } catch (...) {
+    translate();
+    return 0;
+  }
+}
+
+extern "C" SWIGEXPORT std::int64_t oompi_cs_irecv(void* comm, oompi_cs_buffer d, int source,
+                                                  int tag) {
+  using namespace oompi::csharp;
+  oompi::rt::buffer b;
+  if (!comm) return raise(closed, "oompi: this Comm has been disposed"), 0;
+  if (!describe(d, b)) return 0;
+  try {
+    return to_i64(static_cast<const oompi::rt::comm*>(comm)->irecv_native(b, source, tag));
+  } catch (...) {
+    translate();
+    return 0;
+  }
+}
+
+/// Completes *h (MPI_Wait); *h is MPI_REQUEST_NULL afterwards, also when it failed.
+extern "C" SWIGEXPORT oompi_cs_status oompi_cs_wait(std::int64_t* h) {
+  using namespace oompi::csharp;
+  MPI_Request r = from_i64(*h);
+  try {
+    oompi::rt::status s = oompi::rt::request::wait_native(r);
+    *h = to_i64(r);
+    return to_cs(&s);
+  } catch (...) {
+    *h = to_i64(MPI_REQUEST_NULL);
+    translate();
+    return oompi_cs_status{};
+  }
+}
+
+/// Completes *h if it is done (status valid, *h null); an invalid status while pending.
+extern "C" SWIGEXPORT oompi_cs_status oompi_cs_test(std::int64_t* h) {
+  using namespace oompi::csharp;
+  MPI_Request r = from_i64(*h);
+  try {
+    oompi::rt::status s;
+    const bool done = oompi::rt::request::test_native(r, s);
+    *h = to_i64(r);
+    return done ? to_cs(&s) : oompi_cs_status{};
+  } catch (...) {
+    *h = to_i64(MPI_REQUEST_NULL);
+    translate();
+    return oompi_cs_status{};
+  }
+}
+
+/// A native request (what Request's proxy owns) taking over h and the pinned handle.
+extern "C" SWIGEXPORT void* oompi_cs_adopt(std::int64_t h, std::intptr_t pin) {
+  using namespace oompi::csharp;
+  std::unique_ptr<oompi::rt::keep_alive> keep;
+  try {
+    if (pin) keep.reset(new gchandle_keep(pin));
+    return new oompi::rt::request(oompi::rt::request::adopt(from_i64(h), std::move(keep)));
+  } catch (...) {
+    translate();
+    return nullptr;
+  }
 }
 
 #endif  // OOMPI_SWIG_CSHARP_HPP

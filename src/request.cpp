@@ -71,8 +71,9 @@ bool request::test_native(MPI_Request& h, status& out) {
   return true;
 }
 
-request request::adopt(MPI_Request h, std::unique_ptr<keep_alive> keep) {
-  return request(oompi::request(h, std::move(keep)));
+request request::adopt(MPI_Request h, std::unique_ptr<keep_alive> keep, bool receive) {
+  return request(oompi::request(h, std::move(keep),
+                                receive ? on_destroy::cancel_and_wait : on_destroy::wait));
 }
 
 request::state& request::live(const char* what) {

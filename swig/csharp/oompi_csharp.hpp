@@ -306,12 +306,13 @@ extern "C" SWIGEXPORT oompi_cs_status oompi_cs_test(std::int64_t* h) {
 }
 
 /// A native request (what Request's proxy owns) taking over h and the pinned handle.
-extern "C" SWIGEXPORT void* oompi_cs_adopt(std::int64_t h, std::intptr_t pin) {
+extern "C" SWIGEXPORT void* oompi_cs_adopt(std::int64_t h, std::intptr_t pin, int receive) {
   using namespace oompi::csharp;
   std::unique_ptr<oompi::rt::keep_alive> keep;
   try {
     if (pin) keep.reset(new gchandle_keep(pin));
-    return new oompi::rt::request(oompi::rt::request::adopt(from_i64(h), std::move(keep)));
+    return new oompi::rt::request(
+        oompi::rt::request::adopt(from_i64(h), std::move(keep), receive != 0));
   } catch (...) {
     translate();
     return nullptr;

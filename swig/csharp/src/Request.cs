@@ -67,12 +67,13 @@ namespace Oompi
         private static readonly long NullHandle = NativeLight.RequestNull();
         private bool light;
         private bool lightDisposed;
+        private bool receive;  // Dispose of a pending receive cancels it
         private long handle;
         private GCHandle pin;
         private StatusData last;
 
-        internal static Request Light(long handle, GCHandle pin) =>
-            new Request(IntPtr.Zero, false) { light = true, handle = handle, pin = pin };
+        internal static Request Light(long handle, GCHandle pin, bool receive) =>
+            new Request(IntPtr.Zero, false) { light = true, handle = handle, pin = pin, receive = receive };
 
         private static ObjectDisposedException Disposed() =>
             new ObjectDisposedException("Request", "oompi: this Request has been disposed");
@@ -167,7 +168,8 @@ namespace Oompi
                     return;
                 }
                 bool pending = handle != NullHandle;
-                IntPtr p = NativeLight.Adopt(handle, pending && pin.IsAllocated ? GCHandle.ToIntPtr(pin) : IntPtr.Zero);
+                IntPtr p = NativeLight.Adopt(handle, pending && pin.IsAllocated ? GCHandle.ToIntPtr(pin) : IntPtr.Zero,
+                                             receive ? 1 : 0);
                 if (MpiPINVOKE.SWIGPendingException.Pending) throw MpiPINVOKE.SWIGPendingException.Retrieve();
                 if (pending) pin = default;  // the native request frees it (NativeCallbacks.FreeHandle)
                 else Completed();
@@ -184,8 +186,8 @@ namespace Oompi
             if (lightDisposed) return;
             if (handle != NullHandle)
             {
-                // Still pending: as a native request's Dispose (cancel a receive, wait), which
-                // the native path does; then its native object is freed.
+                // Still pending: through the native request (a receive is cancelled, a send
+                // waited for), then its native object is freed.
                 MakeNative();
                 Dispose();
                 return;
@@ -213,7 +215,7 @@ namespace Oompi
                 PinPool.Return(pin);
                 throw MpiPINVOKE.SWIGPendingException.Retrieve();
             }
-            return Request.Light(h, pin);
+            return Request.Light(h, pin, false);
         }
 
         /// <summary>
@@ -236,7 +238,7 @@ namespace Oompi
                 PinPool.Return(pin);
                 throw MpiPINVOKE.SWIGPendingException.Retrieve();
             }
-            return Request.Light(h, pin);
+            return Request.Light(h, pin, true);
         }
     }
 
@@ -253,6 +255,6 @@ namespace Oompi
         [DllImport(MpiPINVOKE.LibraryName, EntryPoint = "oompi_cs_test")]
         internal static extern StatusData Test(ref long handle);
         [DllImport(MpiPINVOKE.LibraryName, EntryPoint = "oompi_cs_adopt")]
-        internal static extern IntPtr Adopt(long handle, IntPtr pin);
+        internal static extern IntPtr Adopt(long handle, IntPtr pin, int receive);
     }
 }

@@ -70,8 +70,9 @@ public:
   static status wait_native(MPI_Request& h);
   /// Completes `h` if it is done (then true, `out` set, `h` null); false while pending.
   static bool test_native(MPI_Request& h, status& out);
-  /// A request that owns `h` and `keep` from now on (as if isend had made it).
-  static request adopt(MPI_Request h, std::unique_ptr<keep_alive> keep);
+  /// A request that owns `h` and `keep` from now on; close() of a pending one cancels it first
+  /// when `receive` (a receive nobody sends to would never complete), else waits.
+  static request adopt(MPI_Request h, std::unique_ptr<keep_alive> keep, bool receive);
 
   struct state;
   friend struct request_access;

@@ -246,62 +246,67 @@ extern "C" SWIGEXPORT std::int64_t oompi_cs_request_null() {
   return oompi::csharp::to_i64(MPI_REQUEST_NULL);
 }
 
-extern "C" SWIGEXPORT std::int64_t oompi_cs_isend(void* comm, oompi_cs_buffer d, int dest,
-                                                  int tag) {
+// Blittable arguments, an error code back (1: a C# exception is pending), as oompi_cs_send.
+extern "C" SWIGEXPORT int oompi_cs_isend(const oompi::rt::comm* c, const oompi_cs_buffer* d,
+                                         int dest, int tag, std::int64_t* h) noexcept {
   using namespace oompi::csharp;
   oompi::rt::buffer b;
-  if (!comm) return raise(closed, "oompi: this Comm has been disposed"), 0;
-  if (!describe(d, b)) return 0;
+  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
+  if (!describe(*d, b)) return 1;
   try {
-    return to_i64(static_cast<const oompi::rt::comm*>(comm)->isend_native(b, dest, tag));
+    *h = to_i64(c->isend_native(b, dest, tag));
+    return 0;
   } catch (...) {
     translate();
-    return 0;
+    return 1;
   }
 }
 
-extern "C" SWIGEXPORT std::int64_t oompi_cs_irecv(void* comm, oompi_cs_buffer d, int source,
-                                                  int tag) {
+extern "C" SWIGEXPORT int oompi_cs_irecv(const oompi::rt::comm* c, const oompi_cs_buffer* d,
+                                         int source, int tag, std::int64_t* h) noexcept {
   using namespace oompi::csharp;
   oompi::rt::buffer b;
-  if (!comm) return raise(closed, "oompi: this Comm has been disposed"), 0;
-  if (!describe(d, b)) return 0;
+  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
+  if (!describe(*d, b)) return 1;
   try {
-    return to_i64(static_cast<const oompi::rt::comm*>(comm)->irecv_native(b, source, tag));
+    *h = to_i64(c->irecv_native(b, source, tag));
+    return 0;
   } catch (...) {
     translate();
-    return 0;
+    return 1;
   }
 }
 
 /// Completes *h (MPI_Wait); *h is MPI_REQUEST_NULL afterwards, also when it failed.
-extern "C" SWIGEXPORT oompi_cs_status oompi_cs_wait(std::int64_t* h) {
+extern "C" SWIGEXPORT int oompi_cs_wait(std::int64_t* h, oompi_cs_status* out) noexcept {
   using namespace oompi::csharp;
   MPI_Request r = from_i64(*h);
   try {
-    oompi::rt::status s = oompi::rt::request::wait_native(r);
+    const oompi::rt::status s = oompi::rt::request::wait_native(r);
     *h = to_i64(r);
-    return to_cs(&s);
+    *out = to_cs(&s);
+    return 0;
   } catch (...) {
     *h = to_i64(MPI_REQUEST_NULL);
     translate();
-    return oompi_cs_status{};
+    return 1;
   }
 }
 
-/// Completes *h if it is done (status valid, *h null); an invalid status while pending.
-extern "C" SWIGEXPORT oompi_cs_status oompi_cs_test(std::int64_t* h) {
+/// Completes *h if it is done (*out valid, *h null); *out invalid while pending.
+extern "C" SWIGEXPORT int oompi_cs_test(std::int64_t* h, oompi_cs_status* out) noexcept {
   using namespace oompi::csharp;
   MPI_Request r = from_i64(*h);
   try {
     oompi::rt::status s;
     const bool done = oompi::rt::request::test_native(r, s);
     *h = to_i64(r);
-    return done ? to_cs(&s) : oompi_cs_status{};
+    *out = done ? to_cs(&s) : oompi_cs_status{};
+    return 0;
   } catch (...) {
     *h = to_i64(MPI_REQUEST_NULL);
     translate();
-    return oompi_cs_status{};
+    return 1;
   }
 }
 

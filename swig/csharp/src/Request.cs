@@ -62,7 +62,7 @@ namespace Oompi
     /// pending keeps its array pinned). Anything else (Cancel, Start, a RequestVector) first
     /// turns it into a native request (<see cref="MakeNative"/>), which then owns both.
     /// </summary>
-    public partial class Request
+    public unsafe partial class Request
     {
         private static readonly long NullHandle = NativeLight.RequestNull();
         private bool light;
@@ -90,9 +90,11 @@ namespace Oompi
         {
             if (!light) return WaitNative();
             if (lightDisposed) throw Disposed();
-            StatusData d = NativeLight.Wait(ref handle);
+            StatusData d;
+            int rc;
+            fixed (long* h = &handle) rc = NativeLight.Wait(h, &d);
             Completed();
-            if (MpiPINVOKE.SWIGPendingException.Pending) throw MpiPINVOKE.SWIGPendingException.Retrieve();
+            if (rc != 0) throw MpiPINVOKE.SWIGPendingException.Retrieve();
             last = d;
             return new Status(d);
         }
@@ -102,8 +104,10 @@ namespace Oompi
         {
             if (!light) return TestNative();
             if (lightDisposed) throw Disposed();
-            StatusData d = NativeLight.Test(ref handle);
-            if (MpiPINVOKE.SWIGPendingException.Pending)
+            StatusData d;
+            int rc;
+            fixed (long* h = &handle) rc = NativeLight.Test(h, &d);
+            if (rc != 0)
             {
                 Completed();
                 throw MpiPINVOKE.SWIGPendingException.Retrieve();
@@ -209,8 +213,10 @@ namespace Oompi
         public unsafe Request Isend(MpiBuffer buf, int dest, int tag)
         {
             BufferDesc d = buf.PinPooled(out GCHandle pin);
-            long h = NativeLight.Isend(getCPtr(this), d, dest, tag);
-            if (MpiPINVOKE.SWIGPendingException.Pending)
+            long h;
+            int rc = NativeLight.Isend(getCPtr(this).Handle, &d, dest, tag, &h);
+            GC.KeepAlive(this);  // the proxy's native object outlives the call
+            if (rc != 0)
             {
                 PinPool.Return(pin);
                 throw MpiPINVOKE.SWIGPendingException.Retrieve();
@@ -232,8 +238,10 @@ namespace Oompi
         public unsafe Request Irecv(MpiBuffer buf, int source, int tag)
         {
             BufferDesc d = buf.PinPooled(out GCHandle pin);
-            long h = NativeLight.Irecv(getCPtr(this), d, source, tag);
-            if (MpiPINVOKE.SWIGPendingException.Pending)
+            long h;
+            int rc = NativeLight.Irecv(getCPtr(this).Handle, &d, source, tag, &h);
+            GC.KeepAlive(this);
+            if (rc != 0)
             {
                 PinPool.Return(pin);
                 throw MpiPINVOKE.SWIGPendingException.Retrieve();
@@ -242,18 +250,18 @@ namespace Oompi
         }
     }
 
-    internal static class NativeLight
+    internal static unsafe class NativeLight
     {
         [DllImport(MpiPINVOKE.LibraryName, EntryPoint = "oompi_cs_request_null")]
         internal static extern long RequestNull();
         [DllImport(MpiPINVOKE.LibraryName, EntryPoint = "oompi_cs_isend")]
-        internal static extern long Isend(HandleRef comm, BufferDesc buf, int dest, int tag);
+        internal static extern int Isend(IntPtr comm, BufferDesc* buf, int dest, int tag, long* handle);
         [DllImport(MpiPINVOKE.LibraryName, EntryPoint = "oompi_cs_irecv")]
-        internal static extern long Irecv(HandleRef comm, BufferDesc buf, int source, int tag);
+        internal static extern int Irecv(IntPtr comm, BufferDesc* buf, int source, int tag, long* handle);
         [DllImport(MpiPINVOKE.LibraryName, EntryPoint = "oompi_cs_wait")]
-        internal static extern StatusData Wait(ref long handle);
+        internal static extern int Wait(long* handle, StatusData* status);
         [DllImport(MpiPINVOKE.LibraryName, EntryPoint = "oompi_cs_test")]
-        internal static extern StatusData Test(ref long handle);
+        internal static extern int Test(long* handle, StatusData* status);
         [DllImport(MpiPINVOKE.LibraryName, EntryPoint = "oompi_cs_adopt")]
         internal static extern IntPtr Adopt(long handle, IntPtr pin, int receive);
     }

@@ -257,6 +257,32 @@ def plot(b, metric, path):
             ax1.plot(xs, ys, marker="o", label=system, color=color)
         if rx:
             ax2.errorbar(rx, ry, yerr=[lo, hi], marker="o", capsize=3, label=system, color=color)
+    # The targets of this metric on the ratio panel: bars at their bounds and, for a target
+    # against another baseline (a peer such as Kryo), that ratio series dashed.
+    series = OrderedDict()
+    for t in b.meta.get("targets", []):
+        if t["metric"] == metric and t["system"] in b.systems and is_number(str(t["case"])) \
+                and t.get("baseline", b.baseline) in b.systems:
+            series.setdefault((t["system"], t.get("baseline", b.baseline)), []).append(t)
+    for index, ((system, base), ts) in enumerate(series.items()):
+        color = colors[(len(b.systems) + index) % len(colors)]
+        if base != b.baseline:
+            rx, ry, lo, hi = [], [], [], []
+            for c in b.cases:
+                s = b.stat(metric, c, system, base)
+                if s and "ratio" in s:
+                    ci = s.get("ci") or (s["ratio"], s["ratio"])
+                    rx.append(float(c))
+                    ry.append(s["ratio"])
+                    lo.append(s["ratio"] - ci[0])
+                    hi.append(ci[1] - s["ratio"])
+            if rx:
+                ax2.errorbar(rx, ry, yerr=[lo, hi], marker="s", linestyle="--", capsize=3,
+                             label=f"{system} / {base}", color=color)
+        bounds = [(float(t["case"]), t.get("max_ratio", t.get("min_ratio"))) for t in ts]
+        ax2.plot([x for x, _ in bounds], [y for _, y in bounds], linestyle="none", marker="_",
+                 markersize=18, markeredgewidth=2, color=color,
+                 label=f"target {system} / {base}")
     kind = info.get("plot", "loglog")
     ax1.set_xscale("log", base=2)
     ax2.set_xscale("log", base=2)

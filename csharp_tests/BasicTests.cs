@@ -111,6 +111,45 @@ namespace Oompi.Tests
         }
 
         [Fact]
+        public void NonblockingRequestsReusePinsAndTurnNativeWhenNeeded()
+        {
+            // Many Isend/Irecv pairs with compacting collections between them: the pooled pins
+            // are re-pointed at new arrays, and every array stays put while MPI uses it.
+            for (int i = 0; i < 50; i++)
+            {
+                var input = new int[3];
+                using Request r = world.Irecv(input, Prev, 24);
+                using Request s = world.Isend(new[] { Rank, i, -i }, Next, 24);
+                if (i % 10 == 0) GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+                s.Wait();
+                Status st = r.Wait();
+                Assert.Equal(new[] { Prev, i, -i }, input);
+                Assert.False(r.IsPending());
+                Assert.False(r.IsPersistent());
+                Assert.Equal(12, r.LastStatus().CountBytes);
+                Assert.Equal(Prev, st.Source);
+            }
+            // Cancel makes the request native (it takes over the pin); a cancelled receive.
+            var never = new int[1];
+            Request c = world.Irecv(never, Prev, 25);
+            Assert.True(c.IsPending());
+            c.Cancel();
+            Assert.True(c.Wait().Cancelled);
+            Assert.False(c.IsPending());
+            c.Dispose();
+            // Disposing a pending receive cancels it; a later call says "disposed".
+            Request d = world.Irecv(new int[1], Prev, 26);
+            d.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => d.Wait());
+            Request e = world.Irecv(new int[1], Mpi.ProcNull, 0);
+            e.Wait();
+            e.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => e.Test());
+            Assert.Throws<ObjectDisposedException>(() => e.IsPending());
+            world.Barrier();
+        }
+
+        [Fact]
         public void TestLoop()
         {
             var input = new int[1];

@@ -12,6 +12,7 @@ packages=(
   libboost-mpi-dev libboost-serialization-dev      # Boost back end and bench peer
   swig                                             # bindings generator
   openjdk-17-jdk-headless junit5                   # Java binding and its tests
+  libkryo-java                                     # bench peer of java_objects_list (Kryo)
   python3-dev python3-numpy python3-pytest python3-mpi4py  # Python binding, tests, bench peer
   python3-venv                                     # packaging.pip: a fresh venv with pip (ensurepip)
   valgrind python3-matplotlib                      # bench/: callgrind counts, plots

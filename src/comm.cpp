@@ -148,6 +148,22 @@ request comm::irecv(async_buffer& buf, int source, int tag) const {
   return request(detail::owning(s.pt->irecv(rb, source, tag), &buf));
 }
 
+MPI_Request comm::isend_native(const buffer& buf, int dest, int tag) const {
+  const auto& s = live("comm.isend");
+  check_buffer(buf, "comm.isend");
+  detail::drain();
+  auto sb = raw(buf);  // borrowed: the caller keeps the memory valid
+  return s.pt->isend(sb, dest, tag).release_handle();
+}
+
+MPI_Request comm::irecv_native(buffer& buf, int source, int tag) const {
+  const auto& s = live("comm.irecv");
+  check_buffer(buf, "comm.irecv");
+  detail::drain();
+  auto rb = raw(buf);
+  return s.pt->irecv(rb, source, tag).release_handle();
+}
+
 status comm::probe(int source, int tag) const {
   return status(live("comm.probe").pt->probe(source, tag));
 }

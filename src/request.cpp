@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace oompi::rt {
 
@@ -49,6 +50,31 @@ request::request(oompi::request r) : st_(std::make_shared<state>(std::move(r))) 
 
 request::request(oompi::prequest p, std::unique_ptr<keep_alive> keep)
     : st_(std::make_shared<state>(std::move(p), std::move(keep))) {}
+
+status request::wait_native(MPI_Request& h) {
+  oompi::request r(std::exchange(h, MPI_REQUEST_NULL));
+  return status(r.wait());
+}
+
+bool request::test_native(MPI_Request& h, status& out) {
+  oompi::request r(std::exchange(h, MPI_REQUEST_NULL));
+  std::optional<oompi::status> done;
+  try {
+    done = r.test();
+  } catch (...) {
+    (void)r.release_handle();  // complete (failed): MPI freed the handle
+    throw;
+  }
+  h = r.release_handle();
+  if (!done) return false;
+  out = status(*done);
+  return true;
+}
+
+request request::adopt(MPI_Request h, std::unique_ptr<keep_alive> keep, bool receive) {
+  return request(oompi::request(h, std::move(keep),
+                                receive ? on_destroy::cancel_and_wait : on_destroy::wait));
+}
 
 request::state& request::live(const char* what) {
   if (!st_) detail::throw_null(what, "request");

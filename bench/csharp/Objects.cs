@@ -7,6 +7,7 @@ using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using System.Threading;
+using MemoryPack;
 using Oompi;
 
 namespace OompiBench
@@ -16,6 +17,37 @@ namespace OompiBench
     {
         [Transportable] public int[] Data;
         [Transportable] public Node Next;
+    }
+
+    /// <summary>
+    /// MemoryPack's formatter for the list. [MemoryPackable]'s generated formatter recurses per
+    /// node and MemoryPack refuses depths of 1000 and more ("reached depth limit", a constant of
+    /// MemoryPackWriter), so a MemoryPack user writes the list as MemoryPack's docs show for a
+    /// custom type: a formatter that walks it (node count, then each node's ints as an unmanaged
+    /// array, MemoryPack's own memcpy path). No object identity, like the generated one.
+    /// </summary>
+    public sealed class NodeListFormatter : MemoryPackFormatter<Node>
+    {
+        public override void Serialize<TBufferWriter>(ref MemoryPackWriter<TBufferWriter> writer, scoped ref Node value)
+        {
+            int count = 0;
+            for (var p = value; p != null; p = p.Next) count++;
+            writer.WriteUnmanaged(count);
+            for (var p = value; p != null; p = p.Next) writer.WriteUnmanagedArray(p.Data);
+        }
+
+        public override void Deserialize(ref MemoryPackReader reader, scoped ref Node value)
+        {
+            reader.ReadUnmanaged(out int count);
+            Node head = null, tail = null;
+            for (int i = 0; i < count; i++)
+            {
+                var x = new Node { Data = reader.ReadUnmanagedArray<int>() };
+                if (tail is null) head = x; else tail.Next = x;
+                tail = x;
+            }
+            value = head;
+        }
     }
 
     [JsonSourceGenerationOptions(IncludeFields = true, MaxDepth = 1 << 20)]
@@ -36,6 +68,8 @@ namespace OompiBench
     /// Utf8JsonWriter, the UTF-8 bytes sent with <c>Send(ReadOnlySpan&lt;byte&gt;)</c> and received
     /// with Mprobe + Message.Recv into a reused buffer, then <c>JsonSerializer.Deserialize</c></item>
     /// <item>stj_sourcegen: the same with System.Text.Json's source-generated metadata</item>
+    /// <item>memorypack (issue 16's peer): MemoryPack 1.21.4 (NodeListFormatter) into the same
+    /// reused buffer writer, sent and received as stj</item>
     /// </list>
     /// JSON lines on stdout (docs/bench.md), and a table of the medians of the per-round ratios
     /// on stderr. Everything runs on a thread with a 512 MiB stack (System.Text.Json recurses
@@ -84,6 +118,31 @@ namespace OompiBench
                              : JsonSerializer.Deserialize<Node>(span, Reflection);
         }
 
+        static void SendPack(Comm c, Node head, int peer)
+        {
+            jsonOut ??= new ArrayBufferWriter();
+            jsonOut.Count = 0;
+            MemoryPackSerializer.Serialize(jsonOut, head);
+            c.Send(new ReadOnlySpan<byte>(jsonOut.Buf, 0, jsonOut.Count), peer, 0);
+        }
+
+        static Node RecvPack(Comm c, int peer)
+        {
+            using var msg = c.Mprobe(peer, 0);
+            int n = (int)msg.CountBytes;
+            if (recvBuf is null || recvBuf.Length < n) recvBuf = new byte[Math.Max(n, 1 << 16)];
+            msg.Recv(MpiBuffer.Of(recvBuf, 0, n));
+            return MemoryPackSerializer.Deserialize<Node>(new ReadOnlySpan<byte>(recvBuf, 0, n));
+        }
+
+        static Node PackLocal(Node head)
+        {
+            jsonOut ??= new ArrayBufferWriter();
+            jsonOut.Count = 0;
+            MemoryPackSerializer.Serialize(jsonOut, head);
+            return MemoryPackSerializer.Deserialize<Node>(new ReadOnlySpan<byte>(jsonOut.Buf, 0, jsonOut.Count));
+        }
+
         static byte[] JsonBytes(Node head, bool sourceGen)
         {
             jsonOut ??= new ArrayBufferWriter();
@@ -102,6 +161,7 @@ namespace OompiBench
             ["transportable"] = head => Wire.Deserialize<Node>(Wire.Serialize(head)),
             ["stj"] = head => { var b = JsonBytes(head, false); return JsonSerializer.Deserialize<Node>(new ReadOnlySpan<byte>(b, 0, jsonOut.Count), Reflection); },
             ["stj_sourcegen"] = head => { var b = JsonBytes(head, true); return JsonSerializer.Deserialize(new ReadOnlySpan<byte>(b, 0, jsonOut.Count), NodeJsonContext.Default.Node); },
+            ["memorypack"] = PackLocal,
         };
 
         static double LocalBlock(string sys, Comm c, Node head, long iters, int n)
@@ -142,6 +202,14 @@ namespace OompiBench
                     if (first) { SendJson(c, head, p, true); return RecvJson(c, p, true); }
                     var got = RecvJson(c, p, true);
                     SendJson(c, got, p, true);
+                    return got;
+                }),
+            ("memorypack", "MemoryPack 1.21.4 (a formatter walking the list: [MemoryPackable] stops at depth 1000; no identity): serialize into a reused buffer writer, Send; Mprobe + Recv, Deserialize",
+                (c, p, head, first) =>
+                {
+                    if (first) { SendPack(c, head, p); return RecvPack(c, p); }
+                    var got = RecvPack(c, p);
+                    SendPack(c, got, p);
                     return got;
                 }),
         };
@@ -231,6 +299,7 @@ namespace OompiBench
             const string bench = "csharp_objects_list";
             int rank = world.Rank, peer = 1 - rank;
             var lists = sizes.ToDictionary(n => n, MakeList);
+            MemoryPackFormatterProvider.Register(new NodeListFormatter());
 
             var iters = new long[sizes.Length];
             for (int i = 0; i < sizes.Length; i++)
@@ -253,7 +322,9 @@ namespace OompiBench
                 var labels = string.Join(",", Systems.ConvertAll(s => J(s.name) + ":" + J(s.label)));
                 var targets = string.Join(",", sizes.Where(n => n >= 256).Select(n =>
                     $"{{\"metric\":\"roundtrip_us\",\"case\":\"{n}\",\"system\":\"transportable\",\"max_ratio\":0.2," +
-                    $"\"text\":\"issue 6: [Transportable] list ≥ 5× faster than System.Text.Json (N = {n})\"}}"));
+                    $"\"text\":\"issue 6: [Transportable] list ≥ 5× faster than System.Text.Json (N = {n})\"}}," +
+                    $"{{\"metric\":\"roundtrip_us\",\"case\":\"{n}\",\"system\":\"transportable\",\"baseline\":\"memorypack\",\"max_ratio\":1.0," +
+                    $"\"text\":\"issue 16: [Transportable] list ≤ 1.0× MemoryPack + MPI (N = {n})\"}}"));
                 outp.Append("{\"type\":\"meta\",\"bench\":").Append(J(bench))
                     .Append(",\"title\":\"C# linked list of N nodes (4 KiB of int32 in all), round trip between 2 ranks\"")
                     .Append(",\"baseline\":\"stj\",\"systems\":[").Append(names).Append("],\"system_labels\":{").Append(labels).Append('}')
@@ -262,7 +333,7 @@ namespace OompiBench
                     .Append(",\"targets\":[").Append(targets).Append(']')
                     .Append(",\"notes\":[\"All systems in one dotnet process per rank, short blocks interleaved in a shuffled order per round; ")
                     .Append("serialization, the receive of a message of unknown size (Mprobe) and the rebuilt list included. System.Text.Json keeps ")
-                    .Append("no object identity (no ReferenceHandler: a shared or cyclic graph would not survive); wire v1 does.\"]}\n");
+                    .Append("no object identity (no ReferenceHandler: a shared or cyclic graph would not survive), nor does MemoryPack's default GenerateType.Object; wire v1 does.\"]}\n");
             }
             var clock = Stopwatch.StartNew();
             long done = 0;
@@ -317,16 +388,18 @@ namespace OompiBench
         {
             var sb = new StringBuilder();
             sb.Append($"\ncsharp_objects_list: {what}, linked list with 4 KiB of int32, medians of {rounds} rounds\n");
-            sb.Append("| N | transportable µs | stj µs | stj_sourcegen µs | stj / transportable (median of per-round ratios) | stj_sourcegen / transportable |\n");
-            sb.Append("|---:|---:|---:|---:|---:|---:|\n");
+            sb.Append("| N | transportable µs | stj µs | stj_sourcegen µs | memorypack µs | stj / transportable (median of per-round ratios) | stj_sourcegen / transportable | transportable / memorypack |\n");
+            sb.Append("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             foreach (int n in sizes)
             {
                 var rs = s.Keys.Where(k => k.n == n && k.sys == "transportable").Select(k => k.round).ToArray();
                 double M(string sys) => Median(s.Where(kv => kv.Key.n == n && kv.Key.sys == sys).Select(kv => kv.Value));
                 double R(string sys) => Median(rs.Where(r => s.ContainsKey((n, sys, r)))
                                                  .Select(r => s[(n, sys, r)] / s[(n, "transportable", r)]));
+                double Rm() => Median(rs.Where(r => s.ContainsKey((n, "memorypack", r)))
+                                        .Select(r => s[(n, "transportable", r)] / s[(n, "memorypack", r)]));
                 sb.Append(FormattableString.Invariant(
-                    $"| {n} | {M("transportable"):F1} | {M("stj"):F1} | {M("stj_sourcegen"):F1} | {R("stj"):F2}× | {R("stj_sourcegen"):F2}× |\n"));
+                    $"| {n} | {M("transportable"):F1} | {M("stj"):F1} | {M("stj_sourcegen"):F1} | {M("memorypack"):F1} | {R("stj"):F2}× | {R("stj_sourcegen"):F2}× | {Rm():F3}× |\n"));
             }
             return sb.ToString();
         }

@@ -44,6 +44,9 @@ namespace OompiBench
         // --- direct P/Invoke of libmpi (Open MPI: handles are addresses of exported objects) ---
         [DllImport("libmpi.so.40")] static extern int MPI_Send(byte* buf, int count, IntPtr type, int dest, int tag, IntPtr comm);
         [DllImport("libmpi.so.40")] static extern int MPI_Recv(byte* buf, int count, IntPtr type, int src, int tag, IntPtr comm, IntPtr status);
+        [DllImport("libmpi.so.40")] static extern int MPI_Isend(byte* buf, int count, IntPtr type, int dest, int tag, IntPtr comm, out IntPtr req);
+        [DllImport("libmpi.so.40")] static extern int MPI_Irecv(byte* buf, int count, IntPtr type, int src, int tag, IntPtr comm, out IntPtr req);
+        [DllImport("libmpi.so.40")] static extern int MPI_Wait(ref IntPtr req, IntPtr status);
         static IntPtr commWorld, mpiChar;
 
         static bool LoadRawMpi()
@@ -67,6 +70,25 @@ namespace OompiBench
             {
                 if (first) { MPI_Send(ptr, b.Length, mpiChar, p, 0, commWorld); MPI_Recv(ptr, b.Length, mpiChar, p, 0, commWorld, IntPtr.Zero); }
                 else { MPI_Recv(ptr, b.Length, mpiChar, p, 0, commWorld, IntPtr.Zero); MPI_Send(ptr, b.Length, mpiChar, p, 0, commWorld); }
+            }
+        }
+
+        // The floor of any binding's Isend/Irecv + Wait: the MPI calls P/Invoked directly.
+        static void PInvokeNonblocking(Comm c, int p, byte[] b, bool first)
+        {
+            fixed (byte* ptr = b)
+            {
+                IntPtr r;
+                if (first)
+                {
+                    MPI_Isend(ptr, b.Length, mpiChar, p, 0, commWorld, out r); MPI_Wait(ref r, IntPtr.Zero);
+                    MPI_Irecv(ptr, b.Length, mpiChar, p, 0, commWorld, out r); MPI_Wait(ref r, IntPtr.Zero);
+                }
+                else
+                {
+                    MPI_Irecv(ptr, b.Length, mpiChar, p, 0, commWorld, out r); MPI_Wait(ref r, IntPtr.Zero);
+                    MPI_Isend(ptr, b.Length, mpiChar, p, 0, commWorld, out r); MPI_Wait(ref r, IntPtr.Zero);
+                }
             }
         }
 
@@ -126,7 +148,11 @@ namespace OompiBench
             }
             int rank = world.Rank, peer = 1 - rank;
             var systems = new List<(string name, string label, Sys run)>(Systems);
-            if (LoadRawMpi()) systems.Add(("csharp_pinvoke_mpi", "C# P/Invoke MPI_Send/MPI_Recv (no binding)", PInvoke));
+            if (LoadRawMpi())
+            {
+                systems.Add(("csharp_pinvoke_mpi", "C# P/Invoke MPI_Send/MPI_Recv (no binding)", PInvoke));
+                systems.Add(("csharp_pinvoke_nonblocking", "C# P/Invoke MPI_Isend/MPI_Irecv + MPI_Wait (no binding)", PInvokeNonblocking));
+            }
             systems.Add((RawInProcess, "raw C MPI_Send/MPI_Recv, a C loop inside the dotnet process", null));
 
             var bufs = Array.ConvertAll(sizes, s => new byte[s]);
@@ -155,6 +181,8 @@ namespace OompiBench
                     .Append("{\"metric\":\"latency_us\",\"case\":\"8\",\"system\":\"csharp_array\",\"max_ratio\":1.2,\"text\":\"issue 6: 8-byte latency ≤ 1.2× raw C (bench_pingpong in its own process, alternate rounds)\"},")
                     .Append("{\"metric\":\"bandwidth_MBps\",\"case\":\"4194304\",\"system\":\"csharp_array\",\"baseline\":\"raw_c_inproc\",\"min_ratio\":0.95,\"text\":\"issue 6: 4 MiB bandwidth ≥ 0.95× raw C (same process and run)\"},")
                     .Append("{\"metric\":\"bandwidth_MBps\",\"case\":\"4194304\",\"system\":\"csharp_array\",\"min_ratio\":0.95,\"text\":\"issue 6: 4 MiB bandwidth ≥ 0.95× raw C (own process)\"},")
+                    .Append("{\"metric\":\"latency_us\",\"case\":\"8\",\"system\":\"csharp_nonblocking\",\"baseline\":\"raw_c_inproc\",\"max_ratio\":1.5,\"text\":\"issue 16: 8-byte Isend/Irecv + Wait ≤ 1.5× raw C (C loop in the same process and run)\"},")
+                    .Append("{\"metric\":\"latency_us\",\"case\":\"8\",\"system\":\"csharp_nonblocking\",\"baseline\":\"csharp_pinvoke_nonblocking\",\"max_ratio\":1.5,\"text\":\"binding overhead of Isend/Irecv + Wait: 8 B ≤ 1.5× MPI_Isend/MPI_Irecv + MPI_Wait P/Invoked directly\"},")
                     .Append("{\"metric\":\"latency_us\",\"case\":\"8\",\"system\":\"csharp_array\",\"baseline\":\"csharp_pinvoke_mpi\",\"max_ratio\":1.2,\"text\":\"binding overhead in one process: 8-byte latency ≤ 1.2× MPI_Send/MPI_Recv P/Invoked directly\"}]")
                     .Append(",\"notes\":[\"C# systems run in one dotnet process per round, raw C (bench_pingpong) in another; the two alternate round by round (GROUP), ratios are taken within a round.\"]}\n");
             }

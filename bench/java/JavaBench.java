@@ -7,6 +7,7 @@ import org.oompi.Comm;
 import org.oompi.Datatype;
 import org.oompi.Environment;
 import org.oompi.Op;
+import org.oompi.Request;
 import org.oompi.NativeUserFunction;
 import org.oompi.UserFunction;
 
@@ -79,10 +80,11 @@ public final class JavaBench {
 
   static void meta() {
     out.add("{\"type\":\"meta\",\"bench\":\"java_pingpong\",\"title\":\"Java ping-pong between 2 ranks"
-        + " (issue 5)\",\"baseline\":\"raw_c\",\"systems\":[\"raw_c\",\"java_direct\",\"java_array\",\"java_port_direct\",\"java_port_array\",\"java_port_direct_unguarded\"],"
+        + " (issue 5)\",\"baseline\":\"raw_c\",\"systems\":[\"raw_c\",\"java_direct\",\"java_array\",\"java_port_direct\",\"java_port_array\",\"java_port_direct_unguarded\",\"java_nonblocking\"],"
         + "\"system_labels\":{\"raw_c\":\"MPI_Send/MPI_Recv (C loop in the JVM process)\","
         + "\"java_direct\":\"comm.send/recv, direct ByteBuffer\",\"java_array\":\"comm.send/recv, byte[]\",\"java_port_direct\":\"port.send/recv (no Status), direct ByteBuffer\",\"java_port_array\":\"port.send/recv (no Status), byte[]\","
-        + "\"java_port_direct_unguarded\":\"java_port_direct with Environment.setReceiveGuard(false)\"},"
+        + "\"java_port_direct_unguarded\":\"java_port_direct with Environment.setReceiveGuard(false)\","
+        + "\"java_nonblocking\":\"comm.isend/irecv + waitFor (try-with-resources), direct ByteBuffer\"},"
         + "\"case_label\":\"message size\",\"case_format\":\"bytes\","
         + "\"metrics\":{\"latency_us\":{\"label\":\"one-way latency\",\"unit\":\"µs\",\"better\":\"lower\",\"plot\":\"loglog\"},"
         + "\"bandwidth_MBps\":{\"label\":\"bandwidth\",\"unit\":\"MB/s\",\"better\":\"higher\",\"plot\":\"loglog\"}},"
@@ -92,6 +94,8 @@ public final class JavaBench {
         + "\"text\":\"issue 5: 8-byte latency ≤ 1.3× raw C, array (port)\"},"
         + "{\"metric\":\"latency_us\",\"case\":\"8\",\"system\":\"java_direct\",\"max_ratio\":1.15,"
         + "\"text\":\"issue 5: 8-byte latency ≤ 1.15× raw C, direct buffer (comm.recv with Status)\"},"
+        + "{\"metric\":\"latency_us\",\"case\":\"8\",\"system\":\"java_nonblocking\",\"max_ratio\":1.5,"
+        + "\"text\":\"issue 16: 8-byte Isend/Irecv + Wait ≤ 1.5× raw C (same process and run)\"},"
         + "{\"metric\":\"bandwidth_MBps\",\"case\":\"4194304\",\"system\":\"java_direct\",\"min_ratio\":0.95,"
         + "\"text\":\"issue 5: 4 MiB bandwidth ≥ 0.95× raw C, direct buffer\"}],"
         + "\"notes\":[\"raw C runs inside the Java process (a C loop in liboompi_java), interleaved with the Java systems\"]}");
@@ -111,7 +115,7 @@ public final class JavaBench {
   static void pingpong(Comm world, int rank, boolean quick, int rounds, int first) {
     int[] sizes = {8, 1024, 65536, 1 << 20, 4 << 20};
     String[] systems = {"raw_c", "java_direct", "java_array", "java_port_direct", "java_port_array",
-        "java_port_direct_unguarded"};
+        "java_port_direct_unguarded", "java_nonblocking"};
     ByteBuffer direct = Buffers.newByteBuffer(4 << 20);
     byte[] array = new byte[4 << 20];
     int peer = 1 - rank;
@@ -127,6 +131,18 @@ public final class JavaBench {
           double t;
           if (sys.equals("raw_c")) {
             t = BenchSupport.rawPingpong(d, peer, iters, starter);
+          } else if (sys.equals("java_nonblocking")) {
+            double t0 = Environment.wtime();
+            for (int i = 0; i < iters; i++) {
+              if (starter) {
+                try (Request s = world.isend(d, peer, 0)) { s.waitFor(); }
+                try (Request q = world.irecv(d, peer, 0)) { q.waitFor(); }
+              } else {
+                try (Request q = world.irecv(d, peer, 0)) { q.waitFor(); }
+                try (Request s = world.isend(d, peer, 0)) { s.waitFor(); }
+              }
+            }
+            t = Environment.wtime() - t0;
           } else if (sys.startsWith("java_port")) {
             Object buf = sys.startsWith("java_port_direct") ? d : a;
             org.oompi.Port port = world.port(peer);

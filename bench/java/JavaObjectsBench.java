@@ -13,6 +13,9 @@ import org.oompi.Environment;
 import org.oompi.Message;
 import org.oompi.Transportable;
 import org.oompi.Wire;
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
 
 /**
  * java_objects_list (issue 5): seed 004's linked list of N = 1, 4, 16, ..., 16384 nodes carrying
@@ -21,7 +24,10 @@ import org.oompi.Wire;
  *
  * Systems: {@code java_serialization} (baseline: ObjectOutputStream over a ByteArrayOutputStream,
  * the byte[] sent with comm.send, received with mprobe + a byte[] of the message's size, read
- * with ObjectInputStream) and {@code transportable} (comm.osend / orecv, wire format v1).
+ * with ObjectInputStream), {@code kryo} (issue 16's peer: Kryo from Debian's libkryo-java, Node
+ * registered, one Kryo/Output/Input reused, the Output's bytes sent with comm.send(buf, 0, n, ...),
+ * received with mprobe into a reused byte[]) and {@code transportable} (comm.osend / orecv, wire
+ * format v1).
  * Metrics: {@code roundtrip_us}, and {@code local_us} (the same serialize + rebuild on rank 0
  * alone, no MPI; rank 1 sleeps meanwhile). An untimed warm-up pass, then blocks of a few round
  * trips, systems interleaved in an order rotated per round, round 0 left out; the table gives the median over rounds of the per-round ratio
@@ -32,6 +38,8 @@ import org.oompi.Wire;
  */
 public final class JavaObjectsBench {
   static final int TOTAL_INTS = 1024;
+  /** Passed by bench/java/CMakeLists.txt (the Debian package's version). */
+  static final String KRYO_VERSION = System.getProperty("oompi.kryo.version", "(libkryo-java)");
 
   /** Motor's LinkedArray: data and next travel, next2 does not. */
   static final class Node implements Serializable {
@@ -113,7 +121,46 @@ public final class JavaObjectsBench {
     }
   };
 
-  static final Sys[] SYSTEMS = {JAVA_SERIALIZATION, TRANSPORTABLE};
+  /** Kryo as its users run it: one Kryo instance with the classes registered (no class names in
+   *  the stream), a reused Output and Input, reference tracking left on (Kryo's default, so
+   *  shared and cyclic graphs survive, as in wire v1). */
+  static final Sys KRYO = new Sys() {
+    final Kryo kryo = new Kryo();
+    final Output output = new Output(1 << 16, -1);
+    final Input input = new Input();
+    byte[] recvBuf = new byte[1 << 16];
+    {
+      kryo.register(Node.class);
+      kryo.register(int[].class);
+    }
+    public String name() { return "kryo"; }
+    public void send(Comm c, Node head, int dest, int tag) {
+      output.clear();
+      kryo.writeObject(output, head);
+      c.send(output.getBuffer(), 0, output.position(), dest, tag);
+    }
+    public Node recv(Comm c, int source, int tag) {
+      Message m = c.mprobe(source, tag);
+      int n = (int) m.getCountBytes();
+      if (recvBuf.length < n) recvBuf = new byte[Math.max(n, 2 * recvBuf.length)];
+      m.recv(recvBuf);
+      m.delete();
+      input.setBuffer(recvBuf, 0, n);
+      return kryo.readObject(input, Node.class);
+    }
+    public byte[] encode(Node head) {
+      output.clear();
+      kryo.writeObject(output, head);
+      return output.getBuffer();  // decode reads only what encode wrote
+    }
+    public Node decode(byte[] b) {
+      input.setBuffer(b, 0, output.position());
+      return kryo.readObject(input, Node.class);
+    }
+  };
+
+  static final Sys[] SYSTEMS = {JAVA_SERIALIZATION, KRYO, TRANSPORTABLE};
+  static final int BASE = 0, PEER = 1, OOMPI = 2;
 
   // --- driver -------------------------------------------------------------------------------
 
@@ -276,24 +323,28 @@ public final class JavaObjectsBench {
     return perRound.length > 1 ? Arrays.copyOfRange(perRound, 1, perRound.length) : perRound;
   }
 
+  static double[] ratios(double[] a, double[] b) {
+    double[] r = new double[a.length];
+    for (int i = 0; i < a.length; i++) r[i] = a[i] / b[i];
+    return r;
+  }
+
   static void table(int[] sizes, int rounds, double[][][] trip, double[][][] local) {
     StringBuilder sb = new StringBuilder();
     sb.append("\njava_objects_list: linked list, 4 KiB of ints in all, rank 0 -> 1 -> 0; medians over ")
-        .append(Math.max(1, rounds - 1)).append(" rounds\n");
-    sb.append(String.format("%7s | %14s %14s %8s | %14s %14s %8s%n", "N", "serial. µs", "transp. µs", "ratio",
-        "local serial.", "local transp.", "ratio"));
+        .append(Math.max(1, rounds - 1)).append(" rounds (µs; ratios: medians of per-round ratios)\n");
+    sb.append(String.format("%7s | %10s %10s %10s %9s %9s | %10s %10s %10s %9s %9s%n", "N", "OOS", "kryo",
+        "transp.", "OOS/tr", "tr/kryo", "local OOS", "kryo", "transp.", "OOS/tr", "tr/kryo"));
     for (int k = 0; k < sizes.length; k++) {
-      double[] a = measured(trip[0][k]), b = measured(trip[1][k]);
-      double[] la = measured(local[0][k]), lb = measured(local[1][k]);
-      double[] ratio = new double[a.length], lratio = new double[a.length];
-      for (int i = 0; i < a.length; i++) {
-        ratio[i] = a[i] / b[i];
-        lratio[i] = la[i] / lb[i];
-      }
-      sb.append(String.format("%7d | %14.1f %14.1f %7.1fx | %14.1f %14.1f %7.1fx%n", sizes[k], median(a), median(b),
-          median(ratio), median(la), median(lb), median(lratio)));
+      double[][] t = {measured(trip[BASE][k]), measured(trip[PEER][k]), measured(trip[OOMPI][k])};
+      double[][] l = {measured(local[BASE][k]), measured(local[PEER][k]), measured(local[OOMPI][k])};
+      sb.append(String.format("%7d | %10.1f %10.1f %10.1f %8.2fx %8.3fx | %10.1f %10.1f %10.1f %8.2fx %8.3fx%n",
+          sizes[k], median(t[0]), median(t[1]), median(t[2]), median(ratios(t[0], t[2])),
+          median(ratios(t[2], t[1])), median(l[0]), median(l[1]), median(l[2]), median(ratios(l[0], l[2])),
+          median(ratios(l[2], l[1]))));
     }
-    sb.append("ratio = median over rounds of (ObjectOutputStream time / @Transportable time); target >= 7x at N >= 256\n");
+    sb.append("targets: ObjectOutputStream / @Transportable >= 7x at N >= 256 (issue 5);"
+        + " @Transportable / Kryo <= 1.0x at N >= 256 (issue 16)\n");
     System.out.print(sb);
   }
 
@@ -305,12 +356,17 @@ public final class JavaObjectsBench {
       targets.append("{\"metric\":\"roundtrip_us\",\"case\":\"").append(n)
           .append("\",\"system\":\"transportable\",\"max_ratio\":0.142857,\"text\":\"issue 5: @Transportable list of ")
           .append(n).append(" nodes at least 7x faster than ObjectOutputStream (round trip)\"}");
+      targets.append(",{\"metric\":\"roundtrip_us\",\"case\":\"").append(n)
+          .append("\",\"system\":\"transportable\",\"baseline\":\"kryo\",\"max_ratio\":1.0,")
+          .append("\"text\":\"issue 16: @Transportable list of ").append(n)
+          .append(" nodes ≤ 1.0× Kryo + MPI (round trip)\"}");
     }
     targets.append(']');
     out.add("{\"type\":\"meta\",\"bench\":\"java_objects_list\",\"title\":\"Java: linked list of N nodes, 4 KiB of ints"
         + " in all, round trip between 2 ranks (issue 5)\",\"baseline\":\"java_serialization\","
-        + "\"systems\":[\"java_serialization\",\"transportable\"],\"system_labels\":{\"java_serialization\":"
-        + "\"ObjectOutputStream + byte[] send, mprobe + ObjectInputStream\",\"transportable\":"
+        + "\"systems\":[\"java_serialization\",\"kryo\",\"transportable\"],\"system_labels\":{\"java_serialization\":"
+        + "\"ObjectOutputStream + byte[] send, mprobe + ObjectInputStream\",\"kryo\":\"Kryo " + KRYO_VERSION
+        + " (Node and int[] registered, references on; Output bytes sent, mprobe + Input)\",\"transportable\":"
         + "\"@Transportable: comm.osend / orecv (wire v1)\"},\"case_label\":\"nodes\","
         + "\"metrics\":{\"roundtrip_us\":{\"label\":\"round trip\",\"unit\":\"µs\",\"better\":\"lower\",\"plot\":\"loglog\"},"
         + "\"local_us\":{\"label\":\"serialize + rebuild on one rank, no MPI\",\"unit\":\"µs\",\"better\":\"lower\","

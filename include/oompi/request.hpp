@@ -164,6 +164,8 @@ public:
     k->completed();
   }
   std::unique_ptr<detail::keep_alive> release_keep() noexcept { return std::move(keep_); }
+  /// Gives up the handle (the caller completes it) and leaves this request null.
+  MPI_Request release_handle() noexcept { return std::exchange(req_, MPI_REQUEST_NULL); }
 
 private:
   MPI_Request req_ = MPI_REQUEST_NULL;

@@ -154,7 +154,76 @@ OOMPI_CS_DISPOSABLE_COMM(oompi::rt::cart_comm)
 OOMPI_CS_DISPOSABLE_COMM(oompi::rt::dist_graph_comm)
 OOMPI_CS_DISPOSABLE_COMM(oompi::rt::graph_comm)
 OOMPI_CS_DISPOSABLE_COMM(oompi::rt::intercomm)
-OOMPI_CS_DISPOSABLE(oompi::rt::request, true)
+// Requests: no finalizer per request. Comm.Isend/Irecv (src/Request.cs) make "light" requests
+// (a bare MPI_Request and a pooled pin, both held in C#); a request with a native object (the
+// other nonblocking calls, or a light one turned native for a request set) frees it in Dispose,
+// or, if the proxy is collected undisposed, through a finalizable NativeOwner made only for it.
+%rename(CloseHandle) oompi::rt::request::close;
+%csmethodmodifiers oompi::rt::request::close "private";
+%rename(WaitNative) oompi::rt::request::wait;
+%rename(TestNative) oompi::rt::request::test;
+%rename(CancelNative) oompi::rt::request::cancel;
+%rename(IsPendingNative) oompi::rt::request::is_pending;
+%rename(StartNative) oompi::rt::request::start;
+%rename(IsPersistentNative) oompi::rt::request::is_persistent;
+%rename(LastStatusNative) oompi::rt::request::last_status;
+%csmethodmodifiers oompi::rt::request::wait "private";
+%csmethodmodifiers oompi::rt::request::test "private";
+%csmethodmodifiers oompi::rt::request::cancel "private";
+%csmethodmodifiers oompi::rt::request::is_pending "private";
+%csmethodmodifiers oompi::rt::request::start "private";
+%csmethodmodifiers oompi::rt::request::is_persistent "private";
+%csmethodmodifiers oompi::rt::request::last_status "private";
+%typemap(csdispose) oompi::rt::request %{
+  public void Dispose() {
+    Dispose(true);
+  }
+%}
+%typemap(csbody) oompi::rt::request %{
+  private global::System.Runtime.InteropServices.HandleRef swigCPtr;
+  protected bool swigCMemOwn;
+  private NativeOwner owner;
+
+  internal Request(global::System.IntPtr cPtr, bool cMemoryOwn) {
+    swigCMemOwn = cMemoryOwn;
+    swigCPtr = new global::System.Runtime.InteropServices.HandleRef(this, cPtr);
+    if (cMemoryOwn && cPtr != global::System.IntPtr.Zero) owner = new NativeOwner(cPtr);
+  }
+
+  internal static global::System.Runtime.InteropServices.HandleRef getCPtr(Request obj) {
+    if (obj == null) return new global::System.Runtime.InteropServices.HandleRef(null, global::System.IntPtr.Zero);
+    obj.MakeNative();
+    return obj.swigCPtr;
+  }
+
+  internal static global::System.Runtime.InteropServices.HandleRef swigRelease(Request obj) {
+    throw new global::System.InvalidOperationException("oompi: a Request cannot give up its native object");
+  }
+%}
+%typemap(csdisposing, methodname="Dispose", methodmodifiers="protected virtual", parameters="bool disposing") oompi::rt::request {
+    lock(this) {
+      if (light) {
+        DisposeLight();
+        return;
+      }
+      if (swigCPtr.Handle != global::System.IntPtr.Zero) {
+        if (disposing) {
+          CloseHandle();
+        }
+        if (swigCMemOwn) {
+          swigCMemOwn = false;
+          owner?.Disarm();
+          $imcall;
+        }
+        swigCPtr = new global::System.Runtime.InteropServices.HandleRef(null, global::System.IntPtr.Zero);
+      }
+    }
+  }
+// Comm.Isend/Irecv of an MpiBuffer are written in C# (src/Request.cs, light requests).
+%rename(IsendPinned) oompi::rt::comm::isend;
+%rename(IrecvPinned) oompi::rt::comm::irecv;
+%csmethodmodifiers oompi::rt::comm::isend "internal";
+%csmethodmodifiers oompi::rt::comm::irecv "internal";
 // Predefined ops are shared constants (Op.Sum): disposing one does nothing; a user op is closed.
 OOMPI_CS_DISPOSABLE(oompi::rt::op, (IsNull() || IsUser()))
 // Builtin datatypes are shared constants (Datatype.Double): disposing one does nothing.

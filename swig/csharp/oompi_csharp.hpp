@@ -13,6 +13,8 @@
 #include <oompi/rt/rt.hpp>
 
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <string>
 
 extern "C" {
@@ -219,6 +221,107 @@ extern "C" SWIGEXPORT void oompi_cs_register(oompi::csharp::free_handle_fn free_
                                              oompi::csharp::raise_fn raise_exception) {
   oompi::csharp::g_free_handle = free_handle;
   oompi::csharp::g_raise = raise_exception;
+}
+
+// --- Isend/Irecv with the pin held by C# (Oompi.Request's light mode) -----------------------
+// C# pins the array with a pooled GCHandle and keeps it until the operation completes; the
+// request is the bare MPI_Request (as an int64: a pointer in Open MPI, an int in MPICH), kept in
+// the C# Request. No native allocation, no callback into C#, no finalizer. oompi_cs_adopt
+// turns one into a native request (request sets, Cancel) when it needs to be.
+namespace oompi::csharp {
+static_assert(sizeof(MPI_Request) <= sizeof(std::int64_t), "MPI_Request must fit an int64");
+inline std::int64_t to_i64(MPI_Request r) noexcept {
+  std::int64_t v = 0;
+  std::memcpy(&v, &r, sizeof r);
+  return v;
+}
+inline MPI_Request from_i64(std::int64_t v) noexcept {
+  MPI_Request r;
+  std::memcpy(&r, &v, sizeof r);
+  return r;
+}
+}  // namespace oompi::csharp
+
+extern "C" SWIGEXPORT std::int64_t oompi_cs_request_null() {
+  return oompi::csharp::to_i64(MPI_REQUEST_NULL);
+}
+
+// Blittable arguments, an error code back (1: a C# exception is pending), as oompi_cs_send.
+extern "C" SWIGEXPORT int oompi_cs_isend(const oompi::rt::comm* c, const oompi_cs_buffer* d,
+                                         int dest, int tag, std::int64_t* h) noexcept {
+  using namespace oompi::csharp;
+  oompi::rt::buffer b;
+  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
+  if (!describe(*d, b)) return 1;
+  try {
+    *h = to_i64(c->isend_native(b, dest, tag));
+    return 0;
+  } catch (...) {
+    translate();
+    return 1;
+  }
+}
+
+extern "C" SWIGEXPORT int oompi_cs_irecv(const oompi::rt::comm* c, const oompi_cs_buffer* d,
+                                         int source, int tag, std::int64_t* h) noexcept {
+  using namespace oompi::csharp;
+  oompi::rt::buffer b;
+  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
+  if (!describe(*d, b)) return 1;
+  try {
+    *h = to_i64(c->irecv_native(b, source, tag));
+    return 0;
+  } catch (...) {
+    translate();
+    return 1;
+  }
+}
+
+/// Completes *h (MPI_Wait); *h is MPI_REQUEST_NULL afterwards, also when it failed.
+extern "C" SWIGEXPORT int oompi_cs_wait(std::int64_t* h, oompi_cs_status* out) noexcept {
+  using namespace oompi::csharp;
+  MPI_Request r = from_i64(*h);
+  try {
+    const oompi::rt::status s = oompi::rt::request::wait_native(r);
+    *h = to_i64(r);
+    *out = to_cs(&s);
+    return 0;
+  } catch (...) {
+    *h = to_i64(MPI_REQUEST_NULL);
+    translate();
+    return 1;
+  }
+}
+
+/// Completes *h if it is done (*out valid, *h null); *out invalid while pending.
+extern "C" SWIGEXPORT int oompi_cs_test(std::int64_t* h, oompi_cs_status* out) noexcept {
+  using namespace oompi::csharp;
+  MPI_Request r = from_i64(*h);
+  try {
+    oompi::rt::status s;
+    const bool done = oompi::rt::request::test_native(r, s);
+    *h = to_i64(r);
+    *out = done ? to_cs(&s) : oompi_cs_status{};
+    return 0;
+  } catch (...) {
+    *h = to_i64(MPI_REQUEST_NULL);
+    translate();
+    return 1;
+  }
+}
+
+/// A native request (what Request's proxy owns) taking over h and the pinned handle.
+extern "C" SWIGEXPORT void* oompi_cs_adopt(std::int64_t h, std::intptr_t pin, int receive) {
+  using namespace oompi::csharp;
+  std::unique_ptr<oompi::rt::keep_alive> keep;
+  try {
+    if (pin) keep.reset(new gchandle_keep(pin));
+    return new oompi::rt::request(
+        oompi::rt::request::adopt(from_i64(h), std::move(keep), receive != 0));
+  } catch (...) {
+    translate();
+    return nullptr;
+  }
 }
 
 #endif  // OOMPI_SWIG_CSHARP_HPP

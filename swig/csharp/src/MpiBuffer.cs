@@ -198,6 +198,26 @@ namespace Oompi
         }
 
         /// <summary>
+        /// Pins an array with a pooled GCHandle that the caller (a light Request) keeps until the
+        /// operation completes and then gives back (PinPool.Return); default for native memory.
+        /// </summary>
+        internal BufferDesc PinPooled(out GCHandle pin)
+        {
+            if (array is null)
+            {
+                pin = default;
+                return Typed(new BufferDesc { Data = address, Count = Count, Kind = (int)Kind });
+            }
+            pin = PinPool.Rent(array);
+            return Typed(new BufferDesc
+            {
+                Data = pin.AddrOfPinnedObject() + (nint)byteOffset,
+                Count = Count,
+                Kind = (int)Kind,
+            });
+        }
+
+        /// <summary>
         /// Pins an array with a GCHandle that the native request takes over and frees when the
         /// operation completes (nonblocking calls).
         /// </summary>

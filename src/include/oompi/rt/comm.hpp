@@ -172,6 +172,13 @@ public:
                   int recvtag) const;
   request isend(const async_buffer& buf, int dest, int tag = 0) const;
   request irecv(async_buffer& buf, int source = MPI_ANY_SOURCE, int tag = MPI_ANY_TAG) const;
+#ifndef SWIG
+  /// isend/irecv for a binding that keeps the memory valid itself until the operation
+  /// completes (C#'s pooled pins): the bare MPI_Request, which the caller completes with
+  /// request::wait_native/test_native or hands to request::adopt. No allocation.
+  MPI_Request isend_native(const buffer& buf, int dest, int tag) const;
+  MPI_Request irecv_native(buffer& buf, int source, int tag) const;
+#endif
   status probe(int source = MPI_ANY_SOURCE, int tag = MPI_ANY_TAG) const;
   /// The status of a matching message if one is there; nullptr otherwise.
   status* iprobe(int source = MPI_ANY_SOURCE, int tag = MPI_ANY_TAG) const;

@@ -64,6 +64,16 @@ public:
   static std::vector<int> test_some(std::vector<request>& reqs);
 
 #ifndef SWIG
+  // --- bare handles (comm::isend_native ...): the caller owns the handle and the memory ---
+  /// Completes `h` (MPI_Wait) and sets it to MPI_REQUEST_NULL; throws oompi::error if the
+  /// operation failed (it is complete either way).
+  static status wait_native(MPI_Request& h);
+  /// Completes `h` if it is done (then true, `out` set, `h` null); false while pending.
+  static bool test_native(MPI_Request& h, status& out);
+  /// A request that owns `h` and `keep` from now on; close() of a pending one cancels it first
+  /// when `receive` (a receive nobody sends to would never complete), else waits.
+  static request adopt(MPI_Request h, std::unique_ptr<keep_alive> keep, bool receive);
+
   struct state;
   friend struct request_access;
   explicit request(oompi::request r);

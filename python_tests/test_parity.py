@@ -117,8 +117,16 @@ def test_info_objects(world):
     copy = info.dup()
     assert info.remove("cb_nodes") and not info.remove("cb_nodes")
     assert info.size == 1 and copy.size == 2          # dup is independent
-    with pytest.raises(IndexError):
-        info.get("cb_nodes")                           # not set
+    assert info.get("cb_nodes") is None and info.get("cb_nodes", "4") == "4"  # as dict.get
+    with pytest.raises(KeyError):
+        info["cb_nodes"]                               # not set
+    with pytest.raises(KeyError):
+        del info["cb_nodes"]
+    info["striping_factor"] = "4"                      # a mapping too
+    assert "striping_factor" in info and 42 not in info and len(info) == 2
+    assert dict(info.items()) == {"no_locks": "true", "striping_factor": "4"}
+    assert sorted(info) == ["no_locks", "striping_factor"]
+    del info["striping_factor"]
     with pytest.raises(ValueError):
         info.set("", "x")                              # empty key
     with pytest.raises(ValueError):

@@ -205,6 +205,41 @@ inline PyObject* _memory_view(std::int64_t address, std::int64_t nbytes, bool wr
 OOMPI_PY_CLOSEABLE(oompi::rt::comm)
 OOMPI_PY_CLOSEABLE(oompi::rt::group)
 OOMPI_PY_CLOSEABLE(oompi::rt::info)
+// Info objects are also mappings, as a Python user expects of string key/value pairs:
+// info[key] (KeyError when missing), key in info, len, iteration over keys, del info[key], and
+// get(key, default=None) as dict.get.
+%rename(_get) oompi::rt::info::get;
+%extend oompi::rt::info {
+%pythoncode %{
+  def get(self, key, default=None):
+      """The value of `key`, or `default` when it is not set (as dict.get)."""
+      return self._get(key) if self.contains(key) else default
+
+  def __getitem__(self, key):
+      if not self.contains(key):
+          raise KeyError(key)
+      return self._get(key)
+
+  def __setitem__(self, key, value):
+      self.set(key, value)
+
+  def __delitem__(self, key):
+      if not self.remove(key):
+          raise KeyError(key)
+
+  def __contains__(self, key):
+      return isinstance(key, str) and self.contains(key)
+
+  def __len__(self):
+      return self.size
+
+  def __iter__(self):
+      return iter(self.keys())
+
+  def items(self):
+      return [(k, self._get(k)) for k in self.keys()]
+%}
+}
 OOMPI_PY_CLOSEABLE(oompi::rt::keyval)
 OOMPI_PY_CLOSEABLE(oompi::rt::datatype)
 OOMPI_PY_CLOSEABLE(oompi::rt::request)

@@ -175,8 +175,11 @@ namespace Oompi.Tests
             f.Dispose();
             Assert.Throws<ObjectDisposedException>(() => f.GetView());
             // hints closed on one process only: every process throws the same
+            // (disposed through a second reference: `one` itself stays open, so the call
+            // reaches MPI)
             var one = Info.Create();
-            if (Rank == 0) one.Dispose();
+            var refs = new InfoVector { one };
+            if (Rank == 0) refs[0].Dispose();
             Assert.Throws<ObjectDisposedException>(() => MpiFile.Open(world, path, Mpi.ModeRdonly, one));
             one.Dispose();
             Cleanup(path);

@@ -35,7 +35,7 @@ intercomm comm::spawn(const std::string& program, const std::vector<std::string>
   if (s.c.rank() == root) {
     try {
       h = hints.core("comm.spawn");
-    } catch (const closed_error&) {
+    } catch (const std::exception&) {  // closed: every process must hear of it
       bad = 1;
     }
   }
@@ -63,11 +63,12 @@ std::vector<oompi::spawn_command> commands_of(const std::vector<std::string>& pr
     if (!args.empty()) c.args = args[i];
     c.maxprocs = maxprocs[i];
     if (!hints.empty()) {
+      const info& h = hints[i];
       try {
-        const info& h = hints[i];
-        for (const auto& k : h.keys()) c.hints.emplace_back(k, h.get(k));
-      } catch (const closed_error&) {
-        why = "the hints of command " + std::to_string(i) + " have been closed";
+        if (h.native("comm.spawn_multiple") != MPI_INFO_NULL)  // a null info: no hints
+          for (const auto& k : h.keys()) c.hints.emplace_back(k, h.get(k));
+      } catch (const std::exception& e) {  // closed: every process must hear of it
+        why = "the hints of command " + std::to_string(i) + ": " + e.what();
         return {};
       }
     }

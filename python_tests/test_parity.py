@@ -213,6 +213,41 @@ def test_neighbor_alltoallw(world):
                                  [oompi.INT64])
 
 
+def test_ialltoallw(world):
+    n, me = world.size, world.rank
+    pair = oompi.Datatype.contiguous(2, oompi.DOUBLE)
+    recv = np.full(2 * n, -1.0)
+    stypes = [oompi.DOUBLE if r % 2 == 0 else pair for r in range(n)]
+    scounts = [2 if r % 2 == 0 else 1 for r in range(n)]
+    displs = [16 * r for r in range(n)]
+    # A temporary send array and lists: the request holds what MPI still reads.
+    req = world.ialltoallw(np.arange(2 * n, dtype=np.float64) + 100 * me, scounts, displs,
+                           stypes, recv, [1] * n, displs, [pair] * n)
+    pair.close()                                       # MPI keeps a type in use alive
+    req.wait()
+    expect = np.concatenate([[100 * r + 2 * me, 100 * r + 2 * me + 1] for r in range(n)])
+    assert np.array_equal(recv, expect)
+    with pytest.raises(ValueError):                    # last block past the receive buffer
+        world.ialltoallw(recv, [2] * n, displs, [oompi.DOUBLE] * n, recv[:-1], [2] * n, displs,
+                         [oompi.DOUBLE] * n)
+    with pytest.raises(oompi.ClosedError):             # closed before the call
+        world.ialltoallw(recv, [1] * n, displs, [pair] * n, recv, [1] * n, displs, [pair] * n)
+
+
+def test_ineighbor_alltoallw(world):
+    n, me = world.size, world.rank
+    left, right = (me - 1) % n, (me + 1) % n
+    with world.create_dist_graph([left], [right]) as g:
+        into = np.zeros(3, dtype=np.int64)
+        req = g.ineighbor_alltoallw(np.array([me, me * 10], dtype=np.int64), [2], [0],
+                                    [oompi.INT64], into, [2], [8], [oompi.INT64])
+        req.wait()
+        assert list(into) == [0, left, left * 10]
+        with pytest.raises(ValueError):                # two blocks for one out-neighbour
+            g.ineighbor_alltoallw(into, [2, 1], [0, 0], [oompi.INT64] * 2, into, [2], [8],
+                                  [oompi.INT64])
+
+
 def ring(n):
     index, edges = [], []
     for i in range(n):

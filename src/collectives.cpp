@@ -329,6 +329,24 @@ request comm::ialltoallv(const async_buffer& sendbuf, const std::vector<int>& se
       &recvbuf));
 }
 
+request comm::ialltoallw(const async_buffer& sendbuf, const std::vector<int>& sendcounts,
+                         const std::vector<int>& senddispls,
+                         const std::vector<datatype>& sendtypes, async_buffer& recvbuf,
+                         const std::vector<int>& recvcounts, const std::vector<int>& recvdispls,
+                         const std::vector<datatype>& recvtypes) const {
+  const char* what = "comm.ialltoallw";
+  const auto& s = live(what);
+  const auto st = detail::natives(sendtypes, what), rt = detail::natives(recvtypes, what);
+  auto sb = in(sendbuf, what);
+  out rb(recvbuf, what);
+  detail::drain();
+  return request(owning(on(s, [&](const auto& c) {
+                          return c.ialltoallw(sb, sendcounts, senddispls, st, rb.r, recvcounts,
+                                              recvdispls, rt);
+                        }),
+                        &sendbuf, &recvbuf));
+}
+
 request comm::ireduce_scatter_block(const async_buffer& sendbuf, async_buffer& recvbuf,
                                     const op& operation) const {
   const auto& s = live_intra("comm.ireduce_scatter_block");

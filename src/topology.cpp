@@ -90,6 +90,26 @@ void topo_comm::neighbor_alltoallw(const buffer& sendbuf, const std::vector<int>
   });
 }
 
+request topo_comm::ineighbor_alltoallw(const async_buffer& sendbuf,
+                                       const std::vector<int>& sendcounts,
+                                       const std::vector<long long>& senddispls,
+                                       const std::vector<datatype>& sendtypes,
+                                       async_buffer& recvbuf, const std::vector<int>& recvcounts,
+                                       const std::vector<long long>& recvdispls,
+                                       const std::vector<datatype>& recvtypes) const {
+  const char* what = "topo_comm.ineighbor_alltoallw";
+  const auto& s = live(what);
+  auto st = detail::natives(sendtypes, what), rt = detail::natives(recvtypes, what);
+  std::vector<MPI_Aint> sd(senddispls.begin(), senddispls.end()),
+      rd(recvdispls.begin(), recvdispls.end());
+  detail::drain();
+  return request(neighbor(s, what, sendbuf, recvbuf, [&](const auto& t, auto& sb, auto& rb) {
+    return owning(t.ineighbor_alltoallw(sb, sendcounts, std::move(sd), std::move(st), rb,
+                                        recvcounts, std::move(rd), std::move(rt)),
+                  &sendbuf, &recvbuf);
+  }));
+}
+
 request topo_comm::ineighbor_allgather(const async_buffer& sendbuf, async_buffer& recvbuf) const {
   const char* what = "topo_comm.ineighbor_allgather";
   const auto& s = live(what);

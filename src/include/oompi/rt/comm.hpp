@@ -289,6 +289,12 @@ public:
                      const std::vector<int>& senddispls, async_buffer& recvbuf,
                      const std::vector<int>& recvcounts,
                      const std::vector<int>& recvdispls) const;
+  /// alltoallw, nonblocking: the request keeps the counts, displacements and types.
+  request ialltoallw(const async_buffer& sendbuf, const std::vector<int>& sendcounts,
+                     const std::vector<int>& senddispls, const std::vector<datatype>& sendtypes,
+                     async_buffer& recvbuf, const std::vector<int>& recvcounts,
+                     const std::vector<int>& recvdispls,
+                     const std::vector<datatype>& recvtypes) const;
   request ireduce_scatter_block(const async_buffer& sendbuf, async_buffer& recvbuf,
                                 const op& operation) const;
   request iscan(const async_buffer& sendbuf, async_buffer& recvbuf, const op& operation) const;

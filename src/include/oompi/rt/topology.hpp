@@ -56,6 +56,13 @@ public:
                           const std::vector<int>& recvcounts,
                           const std::vector<long long>& recvdispls,
                           const std::vector<datatype>& recvtypes) const;
+  /// neighbor_alltoallw, nonblocking: the request keeps the counts, displacements and types.
+  request ineighbor_alltoallw(const async_buffer& sendbuf, const std::vector<int>& sendcounts,
+                              const std::vector<long long>& senddispls,
+                              const std::vector<datatype>& sendtypes, async_buffer& recvbuf,
+                              const std::vector<int>& recvcounts,
+                              const std::vector<long long>& recvdispls,
+                              const std::vector<datatype>& recvtypes) const;
 
 #ifndef SWIG
 protected:

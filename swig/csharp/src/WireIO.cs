@@ -68,18 +68,31 @@ namespace Oompi
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private void Put<T>(T v) where T : unmanaged => Unsafe.WriteUnaligned(ref Reserve(Unsafe.SizeOf<T>()), v);
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteU8(byte v) => Reserve(1) = v;
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteI8(sbyte v) => Reserve(1) = (byte)v;
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteBool(bool v) => Reserve(1) = v ? (byte)1 : (byte)0;
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteI16(short v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteU16(ushort v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteChar(char v) => WriteU16(v);
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteI32(int v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteU32(uint v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteI64(long v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteU64(ulong v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteF32(float v) => WriteU32(BitConverter.SingleToUInt32Bits(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteF64(double v) => WriteU64(BitConverter.DoubleToUInt64Bits(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteSize(int n) => WriteU64((ulong)n);
 
         /// <summary>A string: its UTF-8 byte count, then the bytes. Null travels as "".</summary>
@@ -106,16 +119,18 @@ namespace Oompi
 
         internal void WritePackedSpan<T>(ReadOnlySpan<T> a) where T : unmanaged
         {
-            WriteU64((ulong)a.Length);
-            if (a.IsEmpty) return;
+            // One room check for the size and the elements, then a block copy: this runs once
+            // per node of a list of small arrays.
             long bytes = (long)a.Length * Unsafe.SizeOf<T>();
-            if (Buf.Length - Pos < bytes) Grow(bytes);
-            var dest = new Span<byte>(Buf, Pos, (int)bytes);
+            if (Buf.Length - Pos < 8 + bytes) Grow(8 + bytes);  // refuses more than a byte[] holds
+            ref byte at = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(Buf), Pos);
+            ulong n = (ulong)a.Length;
+            Unsafe.WriteUnaligned(ref at, BitConverter.IsLittleEndian ? n : BinaryPrimitives.ReverseEndianness(n));
             if (BitConverter.IsLittleEndian || Unsafe.SizeOf<T>() == 1)
-                MemoryMarshal.AsBytes(a).CopyTo(dest);
+                Unsafe.CopyBlockUnaligned(ref Unsafe.Add(ref at, 8), ref Unsafe.As<T, byte>(ref MemoryMarshal.GetReference(a)), (uint)bytes);
             else
-                WireEndian.ReverseCopy(MemoryMarshal.AsBytes(a), dest, Unsafe.SizeOf<T>());
-            Pos += (int)bytes;
+                WireEndian.ReverseCopy(MemoryMarshal.AsBytes(a), new Span<byte>(Buf, Pos + 8, (int)bytes), Unsafe.SizeOf<T>());
+            Pos += 8 + (int)bytes;
         }
 
         /// <summary>
@@ -239,7 +254,11 @@ namespace Oompi
         internal int Pos;
         private readonly int start;
         private readonly int end;
-        private readonly List<object> objects = new();
+        // The objects read so far, by id - 1: an array taken from the thread's spare (one per
+        // thread, cleared and given back by Release), not a list grown for every message.
+        private object[] objects;
+        private int objectCount;
+        [ThreadStatic] private static object[] spare;
         internal int ValueDepth;
 
         internal WireReader(byte[] buf, int offset, int count)
@@ -247,6 +266,19 @@ namespace Oompi
             this.buf = buf;
             start = Pos = offset;
             end = offset + count;
+            objects = spare ?? new object[64];
+            spare = null;  // a read inside this one (a constructor deserializing) gets its own
+        }
+
+        /// <summary>Done reading: the table goes back to the thread's spare, holding nothing.</summary>
+        internal void Release()
+        {
+            object[] o = objects;
+            if (o is null) return;
+            objects = null;
+            Array.Clear(o, 0, objectCount);
+            objectCount = 0;
+            if (o.Length <= 1 << 20) spare = o;
         }
 
         internal int Remaining => end - Pos;
@@ -254,11 +286,15 @@ namespace Oompi
         internal void Restart()
         {
             Pos = start;
-            objects.Clear();
+            ResetIds();
             ValueDepth = 0;
         }
 
-        internal void ResetIds() => objects.Clear();
+        internal void ResetIds()
+        {
+            Array.Clear(objects, 0, objectCount);
+            objectCount = 0;
+        }
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private ref byte Take(int n)
@@ -288,7 +324,9 @@ namespace Oompi
                     $"oompi: {end - Pos} bytes left over after the object ({Pos - start} read): the message holds another type, or is corrupt");
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public byte ReadU8() => Take(1);
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public sbyte ReadI8() => (sbyte)Take(1);
         public bool ReadBool()
         {
@@ -296,28 +334,41 @@ namespace Oompi
             if (b > 1) throw Corrupt($"a bool byte is {b}, not 0 or 1", 1);
             return b != 0;
         }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public short ReadI16() { var v = Get<short>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public ushort ReadU16() { var v = Get<ushort>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public char ReadChar() => (char)ReadU16();
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int ReadI32() { var v = Get<int>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public uint ReadU32() { var v = Get<uint>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public long ReadI64() { var v = Get<long>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public ulong ReadU64() { var v = Get<ulong>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public float ReadF32() => BitConverter.UInt32BitsToSingle(ReadU32());
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public double ReadF64() => BitConverter.UInt64BitsToDouble(ReadU64());
 
         /// <summary>
         /// A size of elements that take at least <paramref name="minElementBytes"/> bytes each:
         /// refused when they could not fit in the bytes left.
         /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int ReadSize(int minElementBytes)
         {
             ulong n = ReadU64();
             long left = end - Pos;
-            if (n > (ulong)(left / minElementBytes))
-                throw Corrupt($"a size of {n} with only {left} bytes left", 8);
+            // n <= left < 2^31 first, so the product cannot overflow (no division per size)
+            if (n > (ulong)left || (long)n * minElementBytes > left) BadSize(n, left);
             return (int)n;
         }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void BadSize(ulong n, long left) => throw Corrupt($"a size of {n} with only {left} bytes left", 8);
 
         public string ReadString()
         {
@@ -356,7 +407,8 @@ namespace Oompi
                 if (bad >= 0) throw Corrupt($"a bool byte is {src[bad]}, not 0 or 1", -bad);
             }
             if (BitConverter.IsLittleEndian || Unsafe.SizeOf<T>() == 1)
-                src.CopyTo(MemoryMarshal.AsBytes(dest));
+                Unsafe.CopyBlockUnaligned(ref Unsafe.As<T, byte>(ref MemoryMarshal.GetReference(dest)),
+                                          ref MemoryMarshal.GetReference(src), (uint)bytes);
             else
                 WireEndian.ReverseCopy(src, MemoryMarshal.AsBytes(dest), Unsafe.SizeOf<T>());
             Pos += bytes;
@@ -377,12 +429,12 @@ namespace Oompi
             if ((raw & WireWriter.NewBit) != 0)
             {
                 uint id = raw & ~WireWriter.NewBit;
-                if (id != (uint)objects.Count + 1)
-                    throw Corrupt($"new object id {id} where {objects.Count + 1} was due (out of sequence)", 4);
+                if (id != (uint)objectCount + 1)
+                    throw Corrupt($"new object id {id} where {objectCount + 1} was due (out of sequence)", 4);
                 isNew = true;
                 return null;
             }
-            if (raw > (uint)objects.Count)
+            if (raw > (uint)objectCount)
                 throw Corrupt($"reference to object {raw} before it appeared (not seen yet)", 4);
             object o = objects[(int)raw - 1];
             if (o.GetType() != typeof(T))
@@ -391,7 +443,11 @@ namespace Oompi
         }
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        internal void Register(object o) => objects.Add(o);
+        internal void Register(object o)
+        {
+            if (objectCount == objects.Length) Array.Resize(ref objects, objectCount * 2);
+            objects[objectCount++] = o;
+        }
     }
 
     internal static class WireEndian

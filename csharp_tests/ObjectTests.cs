@@ -519,6 +519,17 @@ namespace Oompi.Tests
             var b = Wire.Deserialize<OpenNode>(bytes);
             Assert.Equal(new[] { 1, 2, 3 }, new[] { b.V, b.Next.V, b.Next.Next.V });
             Assert.Same(b.Next, b.Next.Next.Next);
+            // A list first in a message is numbered without the identity map; a later reference
+            // into it must still find its nodes.
+            var l = new List<OpenNode> { b, b.Next.Next, b.Next, b };
+            var c = Wire.Deserialize<List<OpenNode>>(Wire.Serialize(l));
+            Assert.Same(c[0].Next.Next, c[1]);
+            Assert.Same(c[0].Next, c[2]);
+            Assert.Same(c[0], c[3]);
+            b.Next.Next.Next = null;
+            var m = Wire.Deserialize<List<OpenNode>>(Wire.Serialize(new List<OpenNode> { b, b.Next.Next }));
+            Assert.Same(m[0].Next.Next, m[1]);
+            Assert.Null(m[1].Next);
             a.Next.Next.Next = new OpenNodeDerived { V = 4 };
             var e = Assert.Throws<SerializationException>(() => Wire.Serialize(a));
             Assert.Contains("OpenNodeDerived", e.Message);

@@ -433,6 +433,37 @@ namespace Oompi
             return p;
         }
 
+        /// <summary>
+        /// True when values of t can hold no reference to a class that travels by reference
+        /// (numbers, strings, packed arrays, and containers and structs of those).
+        /// </summary>
+        internal static bool HoldsNoReferences(Type t) => HoldsNoReferences(t, new HashSet<Type>());
+
+        private static bool HoldsNoReferences(Type t, HashSet<Type> seen)
+        {
+            if (!seen.Add(t)) return true;  // met again inside itself: its other parts decide
+            var p = Describe(t, t.Name);
+            switch (p.Kind)
+            {
+                case WireKind.Primitive:
+                case WireKind.String:
+                case WireKind.PackedArray:
+                case WireKind.PackedList:
+                    return true;
+                case WireKind.Array:
+                case WireKind.List:
+                case WireKind.HashSet:
+                case WireKind.Nullable:
+                    return HoldsNoReferences(p.Element, seen);
+                case WireKind.Dictionary:
+                    return HoldsNoReferences(p.Key, seen) && HoldsNoReferences(p.Element, seen);
+                case WireKind.Struct:
+                    return p.Fields.All(f => HoldsNoReferences(f.FieldType, seen));
+                default:
+                    return false;  // ClassRef, ClassValue (which may hold one)
+            }
+        }
+
         private static ArgumentException Refuse(Type t, string where, string why)
         {
             string at = where == t.Name ? "" : $" (in {where})";
@@ -516,6 +547,9 @@ namespace Oompi
             // With a tail link: the whole walk from a new object on, compiled as one loop (the
             // fields written or read inline, no delegate call per node).
             internal Action<WireWriter, T> WriteChain;
+            // The same without the identity map (the fields hold no references; see
+            // WireWriter.WriteNewDeferred): false when the list cycles (nothing is kept then).
+            internal Func<WireWriter, T, bool> WriteChainDeferred;
             internal Action<WireReader, T> ReadChain;
         }
 
@@ -546,6 +580,8 @@ namespace Oompi
                             p.GetTail = Expression.Lambda<Func<T, T>>(Expression.Field(o, tp.Tail), o).Compile();
                             p.SetTail = Expression.Lambda<Action<T, T>>(WireEmit.AssignField(o, tp.Tail, n), o, n).Compile();
                             p.WriteChain = WireEmit.ChainWriter<T>(fields, tp.Tail, p.Exact);
+                            if (fields.All(f => Plans.HoldsNoReferences(f.FieldType)))
+                                p.WriteChainDeferred = WireEmit.ChainWriterDeferred<T>(fields, tp.Tail, p.Exact);
                             p.ReadChain = WireEmit.ChainReader<T>(fields, tp.Tail);
                         }
                         plan = p;
@@ -573,6 +609,12 @@ namespace Oompi
             Wire.Guard();
             if (p.WriteChain is not null)
             {
+                if (p.WriteChainDeferred is not null && w.OnlyObject())
+                {
+                    int pos = w.Pos;
+                    if (p.WriteChainDeferred(w, obj)) return;
+                    w.Rewind(pos, 1);  // a cycle: again, with the identity map
+                }
                 p.WriteChain(w, obj);
                 return;
             }
@@ -944,6 +986,42 @@ namespace Oompi
             body.Add(Expression.Assign(o, next));
             var loop = Expression.Loop(Expression.Block(body), done);
             return Expression.Lambda<Action<WireWriter, T>>(Expression.Block(new[] { next }, loop), w, o).Compile();
+        }
+
+        /// <summary>
+        /// ChainWriter for a top-level list whose fields hold no references: every link is
+        /// numbered without the identity map (WriteNewDeferred); false as soon as the walk meets
+        /// a node again (Brent's cycle detection: a tortoise moved to the hare at powers of two).
+        /// </summary>
+        internal static Func<WireWriter, T, bool> ChainWriterDeferred<T>(FieldInfo[] fields, FieldInfo tail, bool exact) where T : class
+        {
+            var w = Expression.Parameter(typeof(WireWriter), "w");
+            var o = Expression.Parameter(typeof(T), "o");
+            var next = Expression.Variable(typeof(T), "next");
+            var tortoise = Expression.Variable(typeof(T), "tortoise");
+            var power = Expression.Variable(typeof(int), "power");
+            var steps = Expression.Variable(typeof(int), "steps");
+            var done = Expression.Label(typeof(bool), "done");
+            var body = new List<Expression>();
+            body.AddRange(fields.Select(f => Write(w, Expression.Field(o, f), f.FieldType)));
+            body.Add(Expression.Assign(next, Expression.Field(o, tail)));
+            body.Add(Expression.IfThen(Expression.Equal(next, Expression.Constant(null, typeof(T))),
+                Expression.Block(Expression.Call(w, M(typeof(WireWriter), nameof(WireWriter.WriteU32)), Expression.Constant(0u)),
+                                 Expression.Break(done, Expression.Constant(true)))));
+            body.Add(Expression.IfThen(Expression.ReferenceEqual(next, tortoise), Expression.Break(done, Expression.Constant(false))));
+            body.Add(Expression.IfThen(Expression.Equal(Expression.PreIncrementAssign(steps), power),
+                Expression.Block(Expression.Assign(tortoise, next), Expression.LeftShiftAssign(power, Expression.Constant(1)),
+                                 Expression.Assign(steps, Expression.Constant(0)))));
+            if (!exact)
+                body.Add(Expression.IfThen(
+                    Expression.NotEqual(Expression.Call(next, typeof(object).GetMethod(nameof(GetType))!), Expression.Constant(typeof(T))),
+                    Expression.Throw(Expression.Call(typeof(Refs<T>).GetMethod(nameof(Refs<T>.WrongType), BindingFlags.NonPublic | BindingFlags.Static)!, next))));
+            body.Add(Expression.Call(w, typeof(WireWriter).GetMethod(nameof(WireWriter.WriteNewDeferred), BindingFlags.NonPublic | BindingFlags.Instance)!, next));
+            body.Add(Expression.Assign(o, next));
+            var loop = Expression.Loop(Expression.Block(body), done);
+            return Expression.Lambda<Func<WireWriter, T, bool>>(Expression.Block(typeof(bool), new[] { next, tortoise, power, steps },
+                Expression.Assign(tortoise, o), Expression.Assign(power, Expression.Constant(1)), Expression.Assign(steps, Expression.Constant(0)),
+                loop), w, o).Compile();
         }
 
         /// <summary>

@@ -37,6 +37,47 @@ namespace Oompi
             ids?.Clear();
             lastId = 0;
             ValueDepth = 0;
+            Array.Clear(deferred, 0, deferredCount);
+            deferredCount = 0;
+        }
+
+        // Objects a list loop numbered without the identity map (ids deferredFirst, +1, ...):
+        // a top-level list whose nodes hold no references can meet no node twice unless it
+        // cycles (which the loop detects, then writes the list again with the map). They enter
+        // the map only if a later reference needs looking up (FlushDeferred).
+        private object[] deferred = Array.Empty<object>();
+        private int deferredCount;
+        private uint deferredFirst;
+
+        /// <summary>True when the object just written (new) is the message's only object so far.</summary>
+        internal bool OnlyObject() => lastId == 1 && deferredCount == 0;
+
+        /// <summary>A new object that does not enter the identity map (see deferred).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal void WriteNewDeferred(object obj)
+        {
+            if (lastId == 0x7FFFFFFFu) throw new SerializationException("oompi: more than 2^31-1 objects in one message");
+            if (deferredCount == 0) deferredFirst = lastId + 1;
+            if (deferredCount == deferred.Length) Array.Resize(ref deferred, Math.Max(64, deferredCount * 2));
+            deferred[deferredCount++] = obj;
+            WriteU32(++lastId | NewBit);
+        }
+
+        /// <summary>Back to just after the object with id <paramref name="id"/> at <paramref name="pos"/>: the deferred ones are forgotten.</summary>
+        internal void Rewind(int pos, uint id)
+        {
+            Pos = pos;
+            lastId = id;
+            Array.Clear(deferred, 0, deferredCount);
+            deferredCount = 0;
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void FlushDeferred()
+        {
+            for (int i = 0; i < deferredCount; i++) ids.GetOrAdd(deferred[i], deferredFirst + (uint)i);
+            Array.Clear(deferred, 0, deferredCount);
+            deferredCount = 0;
         }
 
         internal void Reset()
@@ -111,12 +152,14 @@ namespace Oompi
         }
 
         /// <summary>An array of numbers: size, then the elements packed. Null travels as empty.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WritePacked<T>(T[] a) where T : unmanaged => WritePackedSpan<T>(a);
 
         /// <summary>A List of numbers: size, then the elements packed. Null travels as empty.</summary>
         public void WritePackedList<T>(List<T> a) where T : unmanaged =>
             WritePackedSpan<T>(a is null ? default : CollectionsMarshal.AsSpan(a));
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal void WritePackedSpan<T>(ReadOnlySpan<T> a) where T : unmanaged
         {
             // One room check for the size and the elements, then a block copy: this runs once
@@ -142,6 +185,7 @@ namespace Oompi
         internal bool WriteRefHeader(object obj)
         {
             ids ??= new IdentityMap();
+            if (deferredCount != 0) FlushDeferred();
             if (lastId == 0x7FFFFFFFu)
             {
                 uint old = ids.Get(obj);
@@ -379,6 +423,7 @@ namespace Oompi
             return s;
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public T[] ReadPacked<T>() where T : unmanaged
         {
             int n = ReadSize(Unsafe.SizeOf<T>());
@@ -397,6 +442,7 @@ namespace Oompi
             return list;
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private void FillPacked<T>(Span<T> dest) where T : unmanaged
         {
             int bytes = dest.Length * Unsafe.SizeOf<T>();

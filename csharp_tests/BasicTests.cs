@@ -150,6 +150,46 @@ namespace Oompi.Tests
         }
 
         [Fact]
+        public void NonblockingOnTheSameArraysKeepPinsAndStatuses()
+        {
+            // The same two arrays in every round: a completed request's pin stays on its (small)
+            // array and the next request on it takes that pin back; compacting collections while
+            // the operations are pending must not move them. Alternating tags and sizes: the
+            // shared Status of a completed request must still be this request's own.
+            var input = new long[8];
+            var output = new long[8];
+            var bigIn = new byte[PinPoolBigElements];  // above the sticky size: pins re-pointed
+            var bigOut = new byte[PinPoolBigElements];
+            for (int i = 0; i < 40; i++)
+            {
+                int n = 1 + i % 3, tag = 30 + i % 2;
+                Array.Fill(input, -1L);
+                for (int k = 0; k < n; k++) output[k] = Rank * 1000 + i * 10 + k;
+                using Request r = world.Irecv(input, Prev, tag);
+                using Request s = world.Isend(MpiBuffer.Of(output, 0, n), Next, tag);
+                using Request rb = world.Irecv(bigIn, Prev, 40);
+                bigOut[i] = (byte)(i + 1);
+                using Request sb = world.Isend(bigOut, Next, 40);
+                if (i % 8 == 0) GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+                sb.Wait();
+                Status bst = rb.Wait();
+                Status st = r.Wait();
+                s.Wait();
+                Assert.Equal(tag, st.Tag);
+                Assert.Equal(8L * n, st.CountBytes);
+                Assert.Same(st, r.LastStatus());
+                Assert.Equal(40, bst.Tag);
+                Assert.Equal(PinPoolBigElements, bst.CountBytes);
+                Assert.Equal((byte)(i + 1), bigIn[i]);
+                for (int k = 0; k < n; k++) Assert.Equal(Prev * 1000 + i * 10 + k, input[k]);
+                Assert.Equal(-1L, input[n]);
+            }
+            world.Barrier();
+        }
+
+        private const int PinPoolBigElements = 8193;
+
+        [Fact]
         public void TestLoop()
         {
             var input = new int[1];

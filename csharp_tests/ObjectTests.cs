@@ -124,6 +124,30 @@ namespace Oompi.Tests
         [Transportable] public SelfByValue Me;
     }
 
+    /// <summary>A list class that is not sealed: the compiled list loop checks every link's class.</summary>
+    public class OpenNode
+    {
+        [Transportable] public int V;
+        [Transportable] public OpenNode Next;
+    }
+
+    public sealed class OpenNodeDerived : OpenNode
+    {
+    }
+
+    /// <summary>No parameterless constructor and a readonly link: the read loop makes and links it anyway.</summary>
+    public sealed class FrozenNode
+    {
+        public FrozenNode(int v, FrozenNode next)
+        {
+            V = v;
+            Next = next;
+        }
+
+        [Transportable] public readonly int V;
+        [Transportable] public readonly FrozenNode Next;
+    }
+
     /// <summary>Object graphs in wire format v1: golden bytes, point to point, collectives, bad input.</summary>
     public class ObjectTests
     {
@@ -480,6 +504,40 @@ namespace Oompi.Tests
             Assert.Contains("Derived", s.Message);
             // A class that travels by value cannot be null.
             Assert.Throws<SerializationException>(() => Wire.Serialize<ShapeClass>(null));
+        }
+
+        [Fact]
+        public void ListLoopsKeepIdentityCheckClassesAndBuildWithoutConstructors()
+        {
+            // The compiled loop that follows a list's link (Refs<T>.WriteChain / ReadChain).
+            var a = new OpenNode { V = 1, Next = new OpenNode { V = 2, Next = new OpenNode { V = 3 } } };
+            a.Next.Next.Next = a.Next;  // back to the middle
+            byte[] bytes = Wire.Serialize(a);
+            // ids 1, 2, 3 new (top bit), then a reference to id 2
+            Assert.Equal(0x80000001u, BitConverter.ToUInt32(bytes, 0));
+            Assert.Equal(2u, BitConverter.ToUInt32(bytes, bytes.Length - 4));
+            var b = Wire.Deserialize<OpenNode>(bytes);
+            Assert.Equal(new[] { 1, 2, 3 }, new[] { b.V, b.Next.V, b.Next.Next.V });
+            Assert.Same(b.Next, b.Next.Next.Next);
+            // A list first in a message is numbered without the identity map; a later reference
+            // into it must still find its nodes.
+            var l = new List<OpenNode> { b, b.Next.Next, b.Next, b };
+            var c = Wire.Deserialize<List<OpenNode>>(Wire.Serialize(l));
+            Assert.Same(c[0].Next.Next, c[1]);
+            Assert.Same(c[0].Next, c[2]);
+            Assert.Same(c[0], c[3]);
+            b.Next.Next.Next = null;
+            var m = Wire.Deserialize<List<OpenNode>>(Wire.Serialize(new List<OpenNode> { b, b.Next.Next }));
+            Assert.Same(m[0].Next.Next, m[1]);
+            Assert.Null(m[1].Next);
+            a.Next.Next.Next = new OpenNodeDerived { V = 4 };
+            var e = Assert.Throws<SerializationException>(() => Wire.Serialize(a));
+            Assert.Contains("OpenNodeDerived", e.Message);
+            FrozenNode f = null;
+            for (int i = 0; i < 100; i++) f = new FrozenNode(i, f);
+            var g = Wire.Deserialize<FrozenNode>(Wire.Serialize(f));
+            for (int i = 99; i >= 0; i--, g = g.Next) Assert.Equal(i, g.V);
+            Assert.Null(g);
         }
 
         [Fact]

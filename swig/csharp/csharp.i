@@ -176,6 +176,7 @@ OOMPI_CS_DISPOSABLE_COMM(oompi::rt::intercomm)
 %csmethodmodifiers oompi::rt::request::last_status "private";
 %typemap(csdispose) oompi::rt::request %{
   public void Dispose() {
+    if (DisposedLightFast()) return;
     Dispose(true);
   }
 %}

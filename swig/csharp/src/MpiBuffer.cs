@@ -201,8 +201,9 @@ namespace Oompi
         /// Pins an array with a pooled GCHandle that the caller (a light Request) keeps until the
         /// operation completes and then gives back (PinPool.Return); default for native memory.
         /// </summary>
-        internal BufferDesc PinPooled(out GCHandle pin)
+        internal unsafe BufferDesc PinPooled(out GCHandle pin, out Array pinned)
         {
+            pinned = array;
             if (array is null)
             {
                 pin = default;
@@ -211,7 +212,8 @@ namespace Oompi
             pin = PinPool.Rent(array);
             return Typed(new BufferDesc
             {
-                Data = pin.AddrOfPinnedObject() + (nint)byteOffset,
+                // pinned by pin: the address stays valid until it is given back
+                Data = (IntPtr)Unsafe.AsPointer(ref MemoryMarshal.GetArrayDataReference(array)) + (nint)byteOffset,
                 Count = Count,
                 Kind = (int)Kind,
             });

@@ -14,26 +14,26 @@ namespace Oompi
 
     /// <summary>
     /// The status of a completed receive or probe: source, tag, error and size of the message.
-    /// A plain object (no native memory, no finalizer), made for every receive.
+    /// A plain immutable object (no native memory, no finalizer); equal statuses completed one
+    /// after another on a thread may be the same object (PinPool.Complete).
     /// </summary>
     public sealed class Status
     {
-        internal Status(in StatusData d)
-        {
-            Source = d.Source;
-            Tag = d.Tag;
-            Error = d.Error;
-            Cancelled = d.Cancelled != 0;
-            CountBytes = d.CountBytes;
-        }
+        private readonly StatusData data;
 
-        public int Source { get; }
-        public int Tag { get; }
+        internal bool Is(in StatusData d) =>
+            data.Source == d.Source && data.Tag == d.Tag && data.Error == d.Error &&
+            data.Cancelled == d.Cancelled && data.CountBytes == d.CountBytes;
+
+        internal Status(in StatusData d) => data = d;
+
+        public int Source => data.Source;
+        public int Tag => data.Tag;
         /// <summary>The error code of the operation (Mpi.Success when it succeeded).</summary>
-        public int Error { get; }
-        public bool Cancelled { get; }
+        public int Error => data.Error;
+        public bool Cancelled => data.Cancelled != 0;
         /// <summary>Bytes of data in the message.</summary>
-        public long CountBytes { get; }
+        public long CountBytes => data.CountBytes;
 
         /// <summary>Whole elements of <paramref name="type"/> in the message.</summary>
         /// <exception cref="ArithmeticException">The message is not a whole number of them.</exception>

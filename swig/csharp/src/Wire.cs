@@ -138,20 +138,27 @@ namespace Oompi
         {
             if (NeedsRuntimeType(typeof(T)))
                 throw new ArgumentException($"oompi: cannot receive a {typeof(T).Name}: name a concrete transportable type (ORecv<Node>)");
-            T value;
             try
             {
-                value = Codec<T>.Read(r);
+                T value;
+                try
+                {
+                    value = Codec<T>.Read(r);
+                }
+                catch (DeepGraphException) when (!onBigStack)
+                {
+                    r.Restart();
+                    T v = default;
+                    OnBigStack(() => v = Codec<T>.Read(r));
+                    value = v;
+                }
+                r.CheckEnd();
+                return value;
             }
-            catch (DeepGraphException) when (!onBigStack)
+            finally
             {
-                r.Restart();
-                T v = default;
-                OnBigStack(() => v = Codec<T>.Read(r));
-                value = v;
+                r.Release();
             }
-            r.CheckEnd();
-            return value;
         }
 
         /// <summary>A slice of the split representation: size, then the elements, with its own ids.</summary>
@@ -183,15 +190,22 @@ namespace Oompi
             int before = into.Count;
             try
             {
-                SliceRead(r, into);
+                try
+                {
+                    SliceRead(r, into);
+                }
+                catch (DeepGraphException) when (!onBigStack)
+                {
+                    r.Restart();
+                    into.RemoveRange(before, into.Count - before);
+                    OnBigStack(() => SliceRead(r, into));
+                }
+                r.CheckEnd();
             }
-            catch (DeepGraphException) when (!onBigStack)
+            finally
             {
-                r.Restart();
-                into.RemoveRange(before, into.Count - before);
-                OnBigStack(() => SliceRead(r, into));
+                r.Release();
             }
-            r.CheckEnd();
         }
 
         private static void SliceRead<T>(WireReader r, List<T> into)
@@ -419,6 +433,37 @@ namespace Oompi
             return p;
         }
 
+        /// <summary>
+        /// True when values of t can hold no reference to a class that travels by reference
+        /// (numbers, strings, packed arrays, and containers and structs of those).
+        /// </summary>
+        internal static bool HoldsNoReferences(Type t) => HoldsNoReferences(t, new HashSet<Type>());
+
+        private static bool HoldsNoReferences(Type t, HashSet<Type> seen)
+        {
+            if (!seen.Add(t)) return true;  // met again inside itself: its other parts decide
+            var p = Describe(t, t.Name);
+            switch (p.Kind)
+            {
+                case WireKind.Primitive:
+                case WireKind.String:
+                case WireKind.PackedArray:
+                case WireKind.PackedList:
+                    return true;
+                case WireKind.Array:
+                case WireKind.List:
+                case WireKind.HashSet:
+                case WireKind.Nullable:
+                    return HoldsNoReferences(p.Element, seen);
+                case WireKind.Dictionary:
+                    return HoldsNoReferences(p.Key, seen) && HoldsNoReferences(p.Element, seen);
+                case WireKind.Struct:
+                    return p.Fields.All(f => HoldsNoReferences(f.FieldType, seen));
+                default:
+                    return false;  // ClassRef, ClassValue (which may hold one)
+            }
+        }
+
         private static ArgumentException Refuse(Type t, string where, string why)
         {
             string at = where == t.Name ? "" : $" (in {where})";
@@ -499,6 +544,13 @@ namespace Oompi
             internal Action<T, T> SetTail;
             internal Func<T> New;
             internal bool Exact;
+            // With a tail link: the whole walk from a new object on, compiled as one loop (the
+            // fields written or read inline, no delegate call per node).
+            internal Action<WireWriter, T> WriteChain;
+            // The same without the identity map (the fields hold no references; see
+            // WireWriter.WriteNewDeferred): false when the list cycles (nothing is kept then).
+            internal Func<WireWriter, T, bool> WriteChainDeferred;
+            internal Action<WireReader, T> ReadChain;
         }
 
         private static Plan plan;
@@ -527,6 +579,10 @@ namespace Oompi
                             var n = Expression.Parameter(typeof(T), "n");
                             p.GetTail = Expression.Lambda<Func<T, T>>(Expression.Field(o, tp.Tail), o).Compile();
                             p.SetTail = Expression.Lambda<Action<T, T>>(WireEmit.AssignField(o, tp.Tail, n), o, n).Compile();
+                            p.WriteChain = WireEmit.ChainWriter<T>(fields, tp.Tail, p.Exact);
+                            if (fields.All(f => Plans.HoldsNoReferences(f.FieldType)))
+                                p.WriteChainDeferred = WireEmit.ChainWriterDeferred<T>(fields, tp.Tail, p.Exact);
+                            p.ReadChain = WireEmit.ChainReader<T>(fields, tp.Tail);
                         }
                         plan = p;
                     }
@@ -536,7 +592,7 @@ namespace Oompi
         }
 
         [MethodImpl(MethodImplOptions.NoInlining)]
-        private static Exception WrongType(object o) => new SerializationException(
+        internal static Exception WrongType(object o) => new SerializationException(
             $"oompi: an object of class {o.GetType()} where the field or array says {typeof(T)}: wire format v1 " +
             "carries no type names, so only objects of exactly the declared class travel");
 
@@ -551,6 +607,17 @@ namespace Oompi
             if (!p.Exact && obj.GetType() != typeof(T)) throw WrongType(obj);
             if (!w.WriteRefHeader(obj)) return;
             Wire.Guard();
+            if (p.WriteChain is not null)
+            {
+                if (p.WriteChainDeferred is not null && w.OnlyObject())
+                {
+                    int pos = w.Pos;
+                    if (p.WriteChainDeferred(w, obj)) return;
+                    w.Rewind(pos, 1);  // a cycle: again, with the identity map
+                }
+                p.WriteChain(w, obj);
+                return;
+            }
             while (true)
             {
                 p.WriteFields(w, obj);
@@ -575,6 +642,11 @@ namespace Oompi
             Wire.Guard();
             first = p.New();
             r.Register(first);
+            if (p.ReadChain is not null)
+            {
+                p.ReadChain(r, first);
+                return first;
+            }
             T obj = first;
             while (true)
             {
@@ -887,6 +959,98 @@ namespace Oompi
             Expression body = fields.Length == 0 ? Expression.Empty()
                 : Expression.Block(fields.Select(f => AssignField(o, f, Read(r, f.FieldType))));
             return Expression.Lambda<Action<WireReader, T>>(body, r, o).Compile();
+        }
+
+        /// <summary>
+        /// The loop of Refs&lt;T&gt;.Write from an object whose new id is written: its fields but
+        /// the tail, then the tail's reference header, and on while the tail is new.
+        /// </summary>
+        internal static Action<WireWriter, T> ChainWriter<T>(FieldInfo[] fields, FieldInfo tail, bool exact) where T : class
+        {
+            var w = Expression.Parameter(typeof(WireWriter), "w");
+            var o = Expression.Parameter(typeof(T), "o");
+            var next = Expression.Variable(typeof(T), "next");
+            var done = Expression.Label("done");
+            var body = new List<Expression>();
+            body.AddRange(fields.Select(f => Write(w, Expression.Field(o, f), f.FieldType)));
+            body.Add(Expression.Assign(next, Expression.Field(o, tail)));
+            body.Add(Expression.IfThen(Expression.Equal(next, Expression.Constant(null, typeof(T))),
+                Expression.Block(Expression.Call(w, M(typeof(WireWriter), nameof(WireWriter.WriteU32)), Expression.Constant(0u)),
+                                 Expression.Break(done))));
+            if (!exact)
+                body.Add(Expression.IfThen(
+                    Expression.NotEqual(Expression.Call(next, typeof(object).GetMethod(nameof(GetType))!), Expression.Constant(typeof(T))),
+                    Expression.Throw(Expression.Call(typeof(Refs<T>).GetMethod(nameof(Refs<T>.WrongType), BindingFlags.NonPublic | BindingFlags.Static)!, next))));
+            body.Add(Expression.IfThen(Expression.Not(Expression.Call(w, typeof(WireWriter).GetMethod(nameof(WireWriter.WriteRefHeader),
+                BindingFlags.NonPublic | BindingFlags.Instance)!, next)), Expression.Break(done)));
+            body.Add(Expression.Assign(o, next));
+            var loop = Expression.Loop(Expression.Block(body), done);
+            return Expression.Lambda<Action<WireWriter, T>>(Expression.Block(new[] { next }, loop), w, o).Compile();
+        }
+
+        /// <summary>
+        /// ChainWriter for a top-level list whose fields hold no references: every link is
+        /// numbered without the identity map (WriteNewDeferred); false as soon as the walk meets
+        /// a node again (Brent's cycle detection: a tortoise moved to the hare at powers of two).
+        /// </summary>
+        internal static Func<WireWriter, T, bool> ChainWriterDeferred<T>(FieldInfo[] fields, FieldInfo tail, bool exact) where T : class
+        {
+            var w = Expression.Parameter(typeof(WireWriter), "w");
+            var o = Expression.Parameter(typeof(T), "o");
+            var next = Expression.Variable(typeof(T), "next");
+            var tortoise = Expression.Variable(typeof(T), "tortoise");
+            var power = Expression.Variable(typeof(int), "power");
+            var steps = Expression.Variable(typeof(int), "steps");
+            var done = Expression.Label(typeof(bool), "done");
+            var body = new List<Expression>();
+            body.AddRange(fields.Select(f => Write(w, Expression.Field(o, f), f.FieldType)));
+            body.Add(Expression.Assign(next, Expression.Field(o, tail)));
+            body.Add(Expression.IfThen(Expression.Equal(next, Expression.Constant(null, typeof(T))),
+                Expression.Block(Expression.Call(w, M(typeof(WireWriter), nameof(WireWriter.WriteU32)), Expression.Constant(0u)),
+                                 Expression.Break(done, Expression.Constant(true)))));
+            body.Add(Expression.IfThen(Expression.ReferenceEqual(next, tortoise), Expression.Break(done, Expression.Constant(false))));
+            body.Add(Expression.IfThen(Expression.Equal(Expression.PreIncrementAssign(steps), power),
+                Expression.Block(Expression.Assign(tortoise, next), Expression.LeftShiftAssign(power, Expression.Constant(1)),
+                                 Expression.Assign(steps, Expression.Constant(0)))));
+            if (!exact)
+                body.Add(Expression.IfThen(
+                    Expression.NotEqual(Expression.Call(next, typeof(object).GetMethod(nameof(GetType))!), Expression.Constant(typeof(T))),
+                    Expression.Throw(Expression.Call(typeof(Refs<T>).GetMethod(nameof(Refs<T>.WrongType), BindingFlags.NonPublic | BindingFlags.Static)!, next))));
+            body.Add(Expression.Call(w, typeof(WireWriter).GetMethod(nameof(WireWriter.WriteNewDeferred), BindingFlags.NonPublic | BindingFlags.Instance)!, next));
+            body.Add(Expression.Assign(o, next));
+            var loop = Expression.Loop(Expression.Block(body), done);
+            return Expression.Lambda<Func<WireWriter, T, bool>>(Expression.Block(typeof(bool), new[] { next, tortoise, power, steps },
+                Expression.Assign(tortoise, o), Expression.Assign(power, Expression.Constant(1)), Expression.Assign(steps, Expression.Constant(0)),
+                loop), w, o).Compile();
+        }
+
+        /// <summary>
+        /// The loop of Refs&lt;T&gt;.Read from a new, registered object: its fields but the tail,
+        /// then the tail's reference header, a new object for a new id, and on.
+        /// </summary>
+        internal static Action<WireReader, T> ChainReader<T>(FieldInfo[] fields, FieldInfo tail) where T : class
+        {
+            var r = Expression.Parameter(typeof(WireReader), "r");
+            var o = Expression.Parameter(typeof(T), "o");
+            var next = Expression.Variable(typeof(T), "next");
+            var isNew = Expression.Variable(typeof(bool), "isNew");
+            var done = Expression.Label("done");
+            var ctor = typeof(T).GetConstructor(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic, null, Type.EmptyTypes, null);
+            Expression create = ctor is not null ? Expression.New(ctor)
+                : Expression.Invoke(Expression.Constant(Constructor<T>()));
+            var header = typeof(WireReader).GetMethod(nameof(WireReader.ReadRefHeader), BindingFlags.NonPublic | BindingFlags.Instance)!
+                .MakeGenericMethod(typeof(T));
+            var body = new List<Expression>();
+            body.AddRange(fields.Select(f => AssignField(o, f, Read(r, f.FieldType))));
+            body.Add(Expression.Assign(next, Expression.Call(r, header, isNew)));
+            body.Add(Expression.IfThen(Expression.Not(isNew),
+                Expression.Block(AssignField(o, tail, next), Expression.Break(done))));
+            body.Add(Expression.Assign(next, create));
+            body.Add(Expression.Call(r, typeof(WireReader).GetMethod(nameof(WireReader.Register), BindingFlags.NonPublic | BindingFlags.Instance)!, next));
+            body.Add(AssignField(o, tail, next));
+            body.Add(Expression.Assign(o, next));
+            var loop = Expression.Loop(Expression.Block(body), done);
+            return Expression.Lambda<Action<WireReader, T>>(Expression.Block(new[] { next, isNew }, loop), r, o).Compile();
         }
 
         /// <summary>target.f = value, also for readonly fields (through a small IL setter).</summary>

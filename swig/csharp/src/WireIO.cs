@@ -37,6 +37,47 @@ namespace Oompi
             ids?.Clear();
             lastId = 0;
             ValueDepth = 0;
+            Array.Clear(deferred, 0, deferredCount);
+            deferredCount = 0;
+        }
+
+        // Objects a list loop numbered without the identity map (ids deferredFirst, +1, ...):
+        // a top-level list whose nodes hold no references can meet no node twice unless it
+        // cycles (which the loop detects, then writes the list again with the map). They enter
+        // the map only if a later reference needs looking up (FlushDeferred).
+        private object[] deferred = Array.Empty<object>();
+        private int deferredCount;
+        private uint deferredFirst;
+
+        /// <summary>True when the object just written (new) is the message's only object so far.</summary>
+        internal bool OnlyObject() => lastId == 1 && deferredCount == 0;
+
+        /// <summary>A new object that does not enter the identity map (see deferred).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal void WriteNewDeferred(object obj)
+        {
+            if (lastId == 0x7FFFFFFFu) throw new SerializationException("oompi: more than 2^31-1 objects in one message");
+            if (deferredCount == 0) deferredFirst = lastId + 1;
+            if (deferredCount == deferred.Length) Array.Resize(ref deferred, Math.Max(64, deferredCount * 2));
+            deferred[deferredCount++] = obj;
+            WriteU32(++lastId | NewBit);
+        }
+
+        /// <summary>Back to just after the object with id <paramref name="id"/> at <paramref name="pos"/>: the deferred ones are forgotten.</summary>
+        internal void Rewind(int pos, uint id)
+        {
+            Pos = pos;
+            lastId = id;
+            Array.Clear(deferred, 0, deferredCount);
+            deferredCount = 0;
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void FlushDeferred()
+        {
+            for (int i = 0; i < deferredCount; i++) ids.GetOrAdd(deferred[i], deferredFirst + (uint)i);
+            Array.Clear(deferred, 0, deferredCount);
+            deferredCount = 0;
         }
 
         internal void Reset()
@@ -68,18 +109,31 @@ namespace Oompi
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private void Put<T>(T v) where T : unmanaged => Unsafe.WriteUnaligned(ref Reserve(Unsafe.SizeOf<T>()), v);
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteU8(byte v) => Reserve(1) = v;
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteI8(sbyte v) => Reserve(1) = (byte)v;
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteBool(bool v) => Reserve(1) = v ? (byte)1 : (byte)0;
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteI16(short v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteU16(ushort v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteChar(char v) => WriteU16(v);
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteI32(int v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteU32(uint v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteI64(long v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteU64(ulong v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteF32(float v) => WriteU32(BitConverter.SingleToUInt32Bits(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteF64(double v) => WriteU64(BitConverter.DoubleToUInt64Bits(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WriteSize(int n) => WriteU64((ulong)n);
 
         /// <summary>A string: its UTF-8 byte count, then the bytes. Null travels as "".</summary>
@@ -98,24 +152,28 @@ namespace Oompi
         }
 
         /// <summary>An array of numbers: size, then the elements packed. Null travels as empty.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public void WritePacked<T>(T[] a) where T : unmanaged => WritePackedSpan<T>(a);
 
         /// <summary>A List of numbers: size, then the elements packed. Null travels as empty.</summary>
         public void WritePackedList<T>(List<T> a) where T : unmanaged =>
             WritePackedSpan<T>(a is null ? default : CollectionsMarshal.AsSpan(a));
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal void WritePackedSpan<T>(ReadOnlySpan<T> a) where T : unmanaged
         {
-            WriteU64((ulong)a.Length);
-            if (a.IsEmpty) return;
+            // One room check for the size and the elements, then a block copy: this runs once
+            // per node of a list of small arrays.
             long bytes = (long)a.Length * Unsafe.SizeOf<T>();
-            if (Buf.Length - Pos < bytes) Grow(bytes);
-            var dest = new Span<byte>(Buf, Pos, (int)bytes);
+            if (Buf.Length - Pos < 8 + bytes) Grow(8 + bytes);  // refuses more than a byte[] holds
+            ref byte at = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(Buf), Pos);
+            ulong n = (ulong)a.Length;
+            Unsafe.WriteUnaligned(ref at, BitConverter.IsLittleEndian ? n : BinaryPrimitives.ReverseEndianness(n));
             if (BitConverter.IsLittleEndian || Unsafe.SizeOf<T>() == 1)
-                MemoryMarshal.AsBytes(a).CopyTo(dest);
+                Unsafe.CopyBlockUnaligned(ref Unsafe.Add(ref at, 8), ref Unsafe.As<T, byte>(ref MemoryMarshal.GetReference(a)), (uint)bytes);
             else
-                WireEndian.ReverseCopy(MemoryMarshal.AsBytes(a), dest, Unsafe.SizeOf<T>());
-            Pos += (int)bytes;
+                WireEndian.ReverseCopy(MemoryMarshal.AsBytes(a), new Span<byte>(Buf, Pos + 8, (int)bytes), Unsafe.SizeOf<T>());
+            Pos += 8 + (int)bytes;
         }
 
         /// <summary>
@@ -127,6 +185,7 @@ namespace Oompi
         internal bool WriteRefHeader(object obj)
         {
             ids ??= new IdentityMap();
+            if (deferredCount != 0) FlushDeferred();
             if (lastId == 0x7FFFFFFFu)
             {
                 uint old = ids.Get(obj);
@@ -239,7 +298,11 @@ namespace Oompi
         internal int Pos;
         private readonly int start;
         private readonly int end;
-        private readonly List<object> objects = new();
+        // The objects read so far, by id - 1: an array taken from the thread's spare (one per
+        // thread, cleared and given back by Release), not a list grown for every message.
+        private object[] objects;
+        private int objectCount;
+        [ThreadStatic] private static object[] spare;
         internal int ValueDepth;
 
         internal WireReader(byte[] buf, int offset, int count)
@@ -247,6 +310,19 @@ namespace Oompi
             this.buf = buf;
             start = Pos = offset;
             end = offset + count;
+            objects = spare ?? new object[64];
+            spare = null;  // a read inside this one (a constructor deserializing) gets its own
+        }
+
+        /// <summary>Done reading: the table goes back to the thread's spare, holding nothing.</summary>
+        internal void Release()
+        {
+            object[] o = objects;
+            if (o is null) return;
+            objects = null;
+            Array.Clear(o, 0, objectCount);
+            objectCount = 0;
+            if (o.Length <= 1 << 20) spare = o;
         }
 
         internal int Remaining => end - Pos;
@@ -254,11 +330,15 @@ namespace Oompi
         internal void Restart()
         {
             Pos = start;
-            objects.Clear();
+            ResetIds();
             ValueDepth = 0;
         }
 
-        internal void ResetIds() => objects.Clear();
+        internal void ResetIds()
+        {
+            Array.Clear(objects, 0, objectCount);
+            objectCount = 0;
+        }
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private ref byte Take(int n)
@@ -288,7 +368,9 @@ namespace Oompi
                     $"oompi: {end - Pos} bytes left over after the object ({Pos - start} read): the message holds another type, or is corrupt");
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public byte ReadU8() => Take(1);
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public sbyte ReadI8() => (sbyte)Take(1);
         public bool ReadBool()
         {
@@ -296,28 +378,41 @@ namespace Oompi
             if (b > 1) throw Corrupt($"a bool byte is {b}, not 0 or 1", 1);
             return b != 0;
         }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public short ReadI16() { var v = Get<short>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public ushort ReadU16() { var v = Get<ushort>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public char ReadChar() => (char)ReadU16();
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int ReadI32() { var v = Get<int>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public uint ReadU32() { var v = Get<uint>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public long ReadI64() { var v = Get<long>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public ulong ReadU64() { var v = Get<ulong>(); return BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v); }
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public float ReadF32() => BitConverter.UInt32BitsToSingle(ReadU32());
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public double ReadF64() => BitConverter.UInt64BitsToDouble(ReadU64());
 
         /// <summary>
         /// A size of elements that take at least <paramref name="minElementBytes"/> bytes each:
         /// refused when they could not fit in the bytes left.
         /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public int ReadSize(int minElementBytes)
         {
             ulong n = ReadU64();
             long left = end - Pos;
-            if (n > (ulong)(left / minElementBytes))
-                throw Corrupt($"a size of {n} with only {left} bytes left", 8);
+            // n <= left < 2^31 first, so the product cannot overflow (no division per size)
+            if (n > (ulong)left || (long)n * minElementBytes > left) BadSize(n, left);
             return (int)n;
         }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void BadSize(ulong n, long left) => throw Corrupt($"a size of {n} with only {left} bytes left", 8);
 
         public string ReadString()
         {
@@ -328,6 +423,7 @@ namespace Oompi
             return s;
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public T[] ReadPacked<T>() where T : unmanaged
         {
             int n = ReadSize(Unsafe.SizeOf<T>());
@@ -346,6 +442,7 @@ namespace Oompi
             return list;
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private void FillPacked<T>(Span<T> dest) where T : unmanaged
         {
             int bytes = dest.Length * Unsafe.SizeOf<T>();
@@ -356,7 +453,8 @@ namespace Oompi
                 if (bad >= 0) throw Corrupt($"a bool byte is {src[bad]}, not 0 or 1", -bad);
             }
             if (BitConverter.IsLittleEndian || Unsafe.SizeOf<T>() == 1)
-                src.CopyTo(MemoryMarshal.AsBytes(dest));
+                Unsafe.CopyBlockUnaligned(ref Unsafe.As<T, byte>(ref MemoryMarshal.GetReference(dest)),
+                                          ref MemoryMarshal.GetReference(src), (uint)bytes);
             else
                 WireEndian.ReverseCopy(src, MemoryMarshal.AsBytes(dest), Unsafe.SizeOf<T>());
             Pos += bytes;
@@ -377,12 +475,12 @@ namespace Oompi
             if ((raw & WireWriter.NewBit) != 0)
             {
                 uint id = raw & ~WireWriter.NewBit;
-                if (id != (uint)objects.Count + 1)
-                    throw Corrupt($"new object id {id} where {objects.Count + 1} was due (out of sequence)", 4);
+                if (id != (uint)objectCount + 1)
+                    throw Corrupt($"new object id {id} where {objectCount + 1} was due (out of sequence)", 4);
                 isNew = true;
                 return null;
             }
-            if (raw > (uint)objects.Count)
+            if (raw > (uint)objectCount)
                 throw Corrupt($"reference to object {raw} before it appeared (not seen yet)", 4);
             object o = objects[(int)raw - 1];
             if (o.GetType() != typeof(T))
@@ -391,7 +489,11 @@ namespace Oompi
         }
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        internal void Register(object o) => objects.Add(o);
+        internal void Register(object o)
+        {
+            if (objectCount == objects.Length) Array.Resize(ref objects, objectCount * 2);
+            objects[objectCount++] = o;
+        }
     }
 
     internal static class WireEndian

@@ -22,8 +22,7 @@
 %rename("%(upper)s", %$isenumitem) "";
 %rename("%(upper)s", %$isconstant) "";
 %rename("%(camelcase)s", %$isvariable) "";  // attributes: getErrorClass()
-// Object.wait() is final in Java.
-%rename(waitFor) oompi::rt::request::wait;
+// Object.wait() is final in Java: Request.waitFor() (written below, light requests).
 // Offset/count overloads: send(buf, offset, count, dest, tag), recv(buf, offset, count, src, tag).
 %rename(send) oompi::rt::comm::send_part;
 %rename(recv) oompi::rt::comm::recv_part;
@@ -164,7 +163,6 @@ OOMPI_JAVA_ARRAY_VECTOR(long long, jlong, long, Long)
 %enddef
 OOMPI_JAVA_CLEANER(oompi::rt::environment)
 OOMPI_JAVA_CLEANER(oompi::rt::comm)
-OOMPI_JAVA_CLEANER(oompi::rt::request)
 OOMPI_JAVA_CLEANER(oompi::rt::datatype)
 OOMPI_JAVA_CLEANER(oompi::rt::op)
 OOMPI_JAVA_CLEANER(oompi::rt::message)  // one per orecv: no finalizer
@@ -268,6 +266,26 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   }
 
   public void send(Object buf, int dest) { send(buf, dest, 0); }
+
+  /** Starts sending buf (a direct buffer, used in place, or a primitive array, copied) to dest
+   *  with tag (0 by default); complete the request with waitFor()/test() or close it. */
+  public Request isend(Object buf, int dest, int tag) {
+    Request r = Request.isendLight(this, buf, dest, tag);
+    return r != null ? r : isendAny(buf, dest, tag);
+  }
+
+  public Request isend(Object buf, int dest) { return isend(buf, dest, 0); }
+
+  /** Starts receiving into buf from source (MPI.ANY_SOURCE by default) with tag (MPI.ANY_TAG);
+   *  an array is filled when the request completes. */
+  public Request irecv(Object buf, int source, int tag) {
+    Request r = Request.irecvLight(this, buf, source, tag);
+    return r != null ? r : irecvAny(buf, source, tag);
+  }
+
+  public Request irecv(Object buf, int source) { return irecv(buf, source, MPI.ANY_TAG); }
+
+  public Request irecv(Object buf) { return irecv(buf, MPI.ANY_SOURCE, MPI.ANY_TAG); }
 
   /** Receives into buf from source (MPI.ANY_SOURCE by default) with tag (MPI.ANY_TAG). */
   public Status recv(Object buf, int source, int tag) {
@@ -412,7 +430,255 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   }
 %}
 
-OOMPI_JAVA_CLOSEABLE(oompi::rt::request, true, )
+// --- requests: light mode -----------------------------------------------------------------
+// comm.isend/irecv of a direct buffer (in native order, the Port fast paths' kinds) make a
+// "light" request: the bare MPI_Request as a long and the buffer in a field, no native object,
+// no global reference, no Cleaner. The buffer's memory stays valid while MPI may use it because
+// the request keeps the buffer reachable and the request itself is held (strongly) by a ring of
+// the 16 youngest light requests; one still pending when 16 younger ones have been made gets a
+// Cleaner then, whose action holds the buffer and, if the request is collected pending, hands
+// handle and buffer to a native request that is dropped at once: the facade's reclaim list
+// completes it on the MPI thread (as for any request dropped pending). Anything only native
+// requests do (cancel, start, a RequestVector, delete) first turns it native (makeNative).
+%rename(waitNative) oompi::rt::request::wait;
+%rename(testNative) oompi::rt::request::test;
+%rename(cancelNative) oompi::rt::request::cancel;
+%rename(isPendingNative) oompi::rt::request::is_pending;
+%rename(isPersistentNative) oompi::rt::request::is_persistent;
+%rename(lastStatusNative) oompi::rt::request::last_status;
+%rename(startNative) oompi::rt::request::start;
+%rename(closeHandle) oompi::rt::request::close;
+%javamethodmodifiers oompi::rt::request::wait "private";
+%javamethodmodifiers oompi::rt::request::test "private";
+%javamethodmodifiers oompi::rt::request::cancel "private";
+%javamethodmodifiers oompi::rt::request::is_pending "private";
+%javamethodmodifiers oompi::rt::request::is_persistent "private";
+%javamethodmodifiers oompi::rt::request::last_status "private";
+%javamethodmodifiers oompi::rt::request::start "private";
+%javamethodmodifiers oompi::rt::request::close "private";
+%typemap(javafinalize) oompi::rt::request ""
+%typemap(javainterfaces) oompi::rt::request "AutoCloseable"
+%typemap(javabody) oompi::rt::request %{
+  private transient long swigCPtr;
+  protected transient boolean swigCMemOwn;
+  private transient java.lang.ref.Cleaner.Cleanable swigCleanable;
+
+  protected $javaclassname(long cPtr, boolean cMemoryOwn) {
+    swigCMemOwn = cMemoryOwn;
+    swigCPtr = cPtr;
+    if (cMemoryOwn && cPtr != 0)
+      swigCleanable = NativeCleaner.CLEANER.register(this, new SwigFree(cPtr));
+  }
+
+  private static final class SwigFree implements Runnable {
+    private final long ptr;
+    SwigFree(long ptr) { this.ptr = ptr; }
+    @Override
+    public void run() { $imclassname.delete_$javaclassname(ptr); }
+  }
+
+  /** The native object (a light request becomes native first). */
+  protected static long getCPtr($javaclassname obj) {
+    if (obj == null) return 0;
+    obj.makeNative();
+    return obj.swigCPtr;
+  }
+%}
+%typemap(javadestruct, methodname="delete", methodmodifiers="public synchronized") oompi::rt::request {
+    makeNative();  // a pending light request: to the reclaim list through a native one
+    if (swigCPtr != 0) {
+      if (swigCMemOwn) {
+        swigCMemOwn = false;
+        if (swigCleanable != null) swigCleanable.clean();
+        else $jnicall;
+      }
+      swigCPtr = 0;
+    }
+  }
+%typemap(javacode) oompi::rt::request %{
+  // Light mode (comm.isend/irecv of a direct buffer): see java.i.
+  private transient boolean light;
+  private transient volatile boolean lightPending;
+  private transient boolean lightReceive;  // close() of a pending receive cancels it
+  private transient long lightHandle;       // the MPI_Request
+  private transient java.nio.Buffer lightBuffer;  // MPI's memory: reachable while pending
+  private transient volatile LightDrop lightDrop;  // registered once 16 younger ones exist
+  private transient Status lightLast;
+
+  private static final int YOUNG = 16;
+  private static final $javaclassname[] young = new $javaclassname[YOUNG];
+  private static int youngNext;
+  private static final long NULL_HANDLE = lightNull();
+
+  /** The Cleaner's action of a light request still pending when it was collected. */
+  private static final class LightDrop implements Runnable {
+    final long handle;
+    final java.nio.Buffer buffer;  // kept reachable until the request completes or is reclaimed
+    final boolean receive;
+    volatile boolean done;  // completed normally: nothing to reclaim
+    java.lang.ref.Cleaner.Cleanable cleanable;
+    LightDrop(long handle, java.nio.Buffer buffer, boolean receive) {
+      this.handle = handle;
+      this.buffer = buffer;
+      this.receive = receive;
+    }
+    @Override
+    public void run() {
+      if (!done) lightDrop(handle, buffer, receive);
+    }
+  }
+
+  private static $javaclassname light(long handle, java.nio.Buffer buf, boolean receive) {
+    $javaclassname r = new $javaclassname(0, false);
+    r.light = true;
+    r.lightHandle = handle;
+    r.lightBuffer = buf;
+    r.lightReceive = receive;
+    r.lightPending = true;
+    $javaclassname old;
+    synchronized (young) {
+      old = young[youngNext];
+      young[youngNext] = r;
+      youngNext = (youngNext + 1) % YOUNG;
+    }
+    if (old != null && old.lightPending) old.promote();
+    return r;
+  }
+
+  /** Still pending after 16 younger light requests: its buffer and handle now go with a Cleaner. */
+  private synchronized void promote() {
+    if (!light || !lightPending || lightDrop != null) return;
+    LightDrop d = new LightDrop(lightHandle, lightBuffer, lightReceive);
+    d.cleanable = NativeCleaner.CLEANER.register(this, d);
+    lightDrop = d;
+    if (!lightPending) disarm(d);  // completed meanwhile on another thread (see completed())
+  }
+
+  private static void disarm(LightDrop d) {
+    d.done = true;
+    d.cleanable.clean();
+  }
+
+  /** The operation is complete (or failed, which completes it too): MPI has let go of the buffer. */
+  private void completed() {
+    lightPending = false;
+    lightBuffer = null;
+    LightDrop d = lightDrop;  // read after the write above: promote() sees one or the other
+    if (d != null) disarm(d);
+  }
+
+  /** comm.isend of a direct buffer in native order as a light request; null for other buffers. */
+  static $javaclassname isendLight(Comm comm, Object buf, int dest, int tag) {
+    if (!(buf instanceof java.nio.Buffer)) return null;
+    java.nio.Buffer b = (java.nio.Buffer) buf;
+    int kind = Port.fastKind(b);
+    if (kind < 0) return null;
+    return light(comm.isendLight(b, b.position(), b.remaining(), kind, dest, tag), b, false);
+  }
+
+  /** comm.irecv into a writable direct buffer in native order; null for other buffers. */
+  static $javaclassname irecvLight(Comm comm, Object buf, int source, int tag) {
+    if (!(buf instanceof java.nio.Buffer)) return null;
+    java.nio.Buffer b = (java.nio.Buffer) buf;
+    int kind = Port.fastKind(b);
+    if (kind < 0 || b.isReadOnly()) return null;
+    return light(comm.irecvLight(b, b.position(), b.remaining(), kind, source, tag), b, true);
+  }
+
+  /**
+   * Turns a light request into a native one, which takes over the handle and (by a global
+   * reference) the buffer, for what only native requests do. A completed one becomes a
+   * completed native request.
+   */
+  synchronized void makeNative() {
+    if (!light) return;
+    boolean pending = lightPending;
+    long p = lightAdopt(pending ? lightHandle : NULL_HANDLE, pending ? lightBuffer : null, lightReceive);
+    completed();
+    swigCPtr = p;
+    swigCMemOwn = true;
+    swigCleanable = NativeCleaner.CLEANER.register(this, new SwigFree(p));
+    light = false;
+  }
+
+  /** Blocks until the operation completes; returns its status. */
+  public Status waitFor() {
+    if (!light) return waitNative();
+    if (!lightPending) return lightLast;  // completed already (as MPI_Wait of a null request)
+    java.nio.ByteBuffer slot = Status.slot();
+    try {
+      lightWait(lightHandle, slot);
+    } finally {
+      completed();
+    }
+    return lightLast = new Status(slot);
+  }
+
+  /** The status if the operation has completed (completing it); null while pending. */
+  public Status test() {
+    if (!light) return testNative();
+    if (!lightPending) return lightLast;
+    java.nio.ByteBuffer slot = Status.slot();
+    boolean done;
+    try {
+      done = lightTest(lightHandle, slot);
+    } catch (RuntimeException | Error e) {
+      completed();  // a failed operation is complete
+      throw e;
+    }
+    if (!done) return null;
+    completed();
+    return lightLast = new Status(slot);
+  }
+
+  /** True until the operation has been completed by waitFor(), test() or a request set. */
+  public boolean isPending() {
+    return light ? lightPending : isPendingNative();
+  }
+
+  /** False for the requests of isend/irecv; the *Init calls make persistent requests. */
+  public boolean isPersistent() {
+    return light ? false : isPersistentNative();
+  }
+
+  /** The status of the last completion (waitFor, test, a set function); null before. */
+  public Status lastStatus() {
+    return light ? lightLast : lastStatusNative();
+  }
+
+  /** Asks MPI to cancel the operation (waitFor() still has to complete it). */
+  public void cancel() {
+    makeNative();
+    cancelNative();
+  }
+
+  /** Starts a persistent request (IllegalStateException... for any other). */
+  public void start() {
+    makeNative();
+    startNative();
+  }
+
+  /**
+   * Completes the operation if it is still pending (cancelling a receive first) and frees the
+   * request; later calls throw IllegalStateException. Idempotent.
+   */
+  @Override
+  public synchronized void close() {
+    if (light) {
+      if (lightPending) {
+        makeNative();  // the native request cancels a receive and waits, as before
+      } else {
+        light = false;  // swigCPtr stays 0: a later call says "closed"
+        lightBuffer = null;
+        return;
+      }
+    }
+    if (swigCPtr != 0) {
+      closeHandle();
+      delete();
+    }
+  }
+%}
 OOMPI_JAVA_CLOSEABLE(oompi::rt::group, true, )
 OOMPI_JAVA_CLOSEABLE(oompi::rt::info, true, )
 OOMPI_JAVA_CLOSEABLE(oompi::rt::keyval, true, )
@@ -565,6 +831,12 @@ inline bool array_copy() { return g_copy_arrays.load(); }
 // comm.send/recv of Java: the generated general-path methods become private sendAny/recvAny;
 // Comm's javacode (below) tries the Port fast paths first.
 %rename(sendAny) oompi::rt::comm::send;
+// comm.isend/irecv likewise: the generated ones become isendAny/irecvAny (Request.java's light
+// requests first).
+%rename(isendAny) oompi::rt::comm::isend;
+%rename(irecvAny) oompi::rt::comm::irecv;
+%javamethodmodifiers oompi::rt::comm::isend "";
+%javamethodmodifiers oompi::rt::comm::irecv "";
 %rename(recvAny) oompi::rt::comm::recv;
 %javamethodmodifiers oompi::rt::comm::send "";
 %javamethodmodifiers oompi::rt::comm::recv "";
@@ -655,6 +927,64 @@ OOMPI_JAVA_FAST_EXCEPTION(recv_direct_count)
 OOMPI_JAVA_FAST_EXCEPTION(recv_array_count)
 OOMPI_JAVA_FAST_EXCEPTION(mprobe_recv_bytes)
 OOMPI_JAVA_FAST_EXCEPTION(recv_matched_bytes)
+OOMPI_JAVA_FAST_EXCEPTION(isend_light)
+OOMPI_JAVA_FAST_EXCEPTION(irecv_light)
+%define OOMPI_JAVA_LIGHT_EXCEPTION(NAME)
+%exception oompi::rt::request::NAME {
+  try {
+    $action
+  } catch (...) {
+    oompi::java::translate(jenv);
+    return $null;
+  }
+}
+%javamethodmodifiers oompi::rt::request::NAME "private";
+%enddef
+OOMPI_JAVA_LIGHT_EXCEPTION(light_wait)
+OOMPI_JAVA_LIGHT_EXCEPTION(light_test)
+OOMPI_JAVA_LIGHT_EXCEPTION(light_adopt)
+OOMPI_JAVA_LIGHT_EXCEPTION(light_drop)
+OOMPI_JAVA_LIGHT_EXCEPTION(light_null)
+
+// Light requests (Request.java): the bare handle in, its completion's status into the
+// thread's status slot.
+%javamethodmodifiers oompi::rt::comm::isend_light "";
+%javamethodmodifiers oompi::rt::comm::irecv_light "";
+%extend oompi::rt::comm {
+  long long isend_light(oompi::java::direct_address a, int position, int count, int kind,
+                        int dest, int tag) const {
+    return oompi::java::handle_bits(
+        $self->isend_native(oompi::java::direct_buffer(a, position, count, kind), dest, tag));
+  }
+  long long irecv_light(oompi::java::direct_address a, int position, int count, int kind,
+                        int source, int tag) const {
+    oompi::rt::buffer b = oompi::java::direct_buffer(a, position, count, kind);
+    return oompi::java::handle_bits($self->irecv_native(b, source, tag));
+  }
+}
+%extend oompi::rt::request {
+  static void light_wait(long long handle, oompi::java::status_out out) {
+    MPI_Request h = oompi::java::handle_of(handle);
+    oompi::java::write_status(out, oompi::rt::request::wait_native(h));
+  }
+  static bool light_test(long long handle, oompi::java::status_out out) {
+    MPI_Request h = oompi::java::handle_of(handle);
+    oompi::rt::status s;
+    if (!oompi::rt::request::test_native(h, s)) return false;
+    oompi::java::write_status(out, s);
+    return true;
+  }
+  // A native request (its pointer) owning handle and buffer.
+  static long long light_adopt(long long handle, jobject buf, bool receive, JNIEnv* jni_env) {
+    auto* r = new oompi::rt::request(oompi::java::adopt_light(jni_env, handle, buf, receive));
+    return static_cast<long long>(reinterpret_cast<std::intptr_t>(r));
+  }
+  // A pending light request was collected (the Cleaner's thread): to the reclaim list.
+  static void light_drop(long long handle, jobject buf, bool receive, JNIEnv* jni_env) {
+    (void)oompi::java::adopt_light(jni_env, handle, buf, receive);
+  }
+  static long long light_null() { return oompi::java::handle_bits(MPI_REQUEST_NULL); }
+}
 
 %javamethodmodifiers oompi::rt::comm::send_array "";
 %javamethodmodifiers oompi::rt::comm::recv_array "";

@@ -122,10 +122,10 @@ class DynamicTest {
     StringVectorVector args = new StringVectorVector();
     args.add(new StringVector(new String[] {"-cp", cp, "org.oompi.tests.DynamicChildJava", "first"}));
     args.add(new StringVector(new String[] {"-cp", cp, "org.oompi.tests.DynamicChildJava", "second", "x"}));
-    Info inTmp = Info.create();
-    inTmp.set("wdir", "/tmp");
+    Info wdirHint = Info.create();
+    wdirHint.set("wdir", "/tmp");
     InfoVector hints = new InfoVector();
-    hints.add(inTmp);
+    hints.add(wdirHint);
     hints.add(new Info());
     spawnSince.set(System.nanoTime());
     Intercomm children;
@@ -134,7 +134,7 @@ class DynamicTest {
                                      new int[] {1, 2}, hints, 0);
     } finally {
       spawnSince.set(0);
-      inTmp.close();
+      wdirHint.close();
     }
     assertEquals(3, children.getRemoteSize());
     int inTmp = new java.io.File("").getAbsolutePath().equals("/tmp") ? 1 : 0;

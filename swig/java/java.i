@@ -604,7 +604,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   /** Blocks until the operation completes; returns its status. */
   public Status waitFor() {
     if (!light) return waitNative();
-    if (!lightPending) return lightLast;  // completed already (as MPI_Wait of a null request)
+    if (!lightPending) return lightLast = new Status(0, 0, 0);  // as for a native one: a null request
     java.nio.ByteBuffer slot = Status.slot();
     try {
       lightWait(lightHandle, slot);
@@ -617,7 +617,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   /** The status if the operation has completed (completing it); null while pending. */
   public Status test() {
     if (!light) return testNative();
-    if (!lightPending) return lightLast;
+    if (!lightPending) return lightLast = new Status(0, 0, 0);
     java.nio.ByteBuffer slot = Status.slot();
     boolean done;
     try {
@@ -652,7 +652,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
     cancelNative();
   }
 
-  /** Starts a persistent request (IllegalStateException... for any other). */
+  /** Starts a persistent request (a request of isend/irecv is not one: it throws). */
   public void start() {
     makeNative();
     startNative();

@@ -862,7 +862,117 @@ inline bool array_copy() { return g_copy_arrays.load(); }
 OOMPI_JAVA_CLEANER(oompi::rt::window)
 OOMPI_JAVA_CLEANER(oompi::rt::epoch)
 OOMPI_JAVA_CLOSEABLE(oompi::rt::epoch, true, )
-OOMPI_JAVA_CLOSEABLE(oompi::rt::window, true,
+// Window: as OOMPI_JAVA_CLOSEABLE, plus put/get of a direct buffer in native order through one
+// JNI call with no global reference: the proxy holds the buffer (held, below) until the next
+// fence or close(), the synchronisations after which the facade lets its origins go too. A
+// window with 64 such buffers waiting (epochs and flushes end them in the facade only) sends
+// further ones down the general path (global references) until then. A window collected
+// unclosed keeps its buffers forever, as the facade keeps its origins' references.
+%typemap(javainterfaces) oompi::rt::window "AutoCloseable"
+%rename(closeHandle) oompi::rt::window::close;
+%javamethodmodifiers oompi::rt::window::close "private";
+%rename(putAny) oompi::rt::window::put;
+%rename(getAny) oompi::rt::window::get;
+%rename(fenceAny) oompi::rt::window::fence;
+%javamethodmodifiers oompi::rt::window::put "private";
+%javamethodmodifiers oompi::rt::window::get "private";
+%javamethodmodifiers oompi::rt::window::fence "private";
+%typemap(javacode) oompi::rt::window %{
+  /** Frees the window (collective) and the native object. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (swigCPtr != 0) {
+      closeHandle();
+      delete();
+      if (held != null) held.release(true);
+    }
+  }
+
+  /** Direct buffers of put/get not yet completed by a fence (see java.i). */
+  private static final class Held implements Runnable {
+    static final java.util.List<Object[]> LEAKED = new java.util.ArrayList<>();
+    static final int MAX = 64;
+    private Object[] bufs = new Object[8];
+    private int n;
+    private boolean closed;
+    java.lang.ref.Cleaner.Cleanable cleanable;
+
+    synchronized boolean add(Object b) {
+      if (n == MAX) return false;
+      if (n == bufs.length) bufs = java.util.Arrays.copyOf(bufs, 2 * n);
+      bufs[n++] = b;
+      return true;
+    }
+
+    synchronized void release(boolean close) {
+      java.util.Arrays.fill(bufs, 0, n, null);
+      n = 0;
+      if (close && !closed) {
+        closed = true;
+        cleanable.clean();
+      }
+    }
+
+    /** The window was collected unclosed: MPI may still read or write these. */
+    @Override
+    public synchronized void run() {
+      if (!closed && n > 0) synchronized (LEAKED) { LEAKED.add(java.util.Arrays.copyOf(bufs, n)); }
+      closed = true;
+    }
+  }
+  private transient Held held;
+
+  private boolean hold(java.nio.Buffer b) {
+    if (swigCPtr == 0) return false;  // closed: the general path says so
+    Held h = held;
+    if (h == null) {
+      synchronized (this) {
+        if ((h = held) == null) {
+          h = new Held();
+          h.cleanable = NativeCleaner.CLEANER.register(this, h);
+          held = h;
+        }
+      }
+    }
+    return h.add(b);
+  }
+
+  /** Puts origin (a direct buffer, or a primitive array, copied) into rank's window at disp;
+   *  complete at the next synchronisation for rank (fence, epoch end, flush). */
+  public void put(Object origin, int rank, long disp) {
+    if (origin instanceof java.nio.Buffer) {
+      java.nio.Buffer b = (java.nio.Buffer) origin;
+      int kind = Port.fastKind(b);
+      if (kind >= 0 && hold(b)) {
+        putDirect(b, b.position(), b.remaining(), kind, rank, disp);
+        return;
+      }
+    }
+    putAny(origin, rank, disp);
+  }
+
+  /** Gets rank's window at disp into result (a direct buffer), which holds the data after the
+   *  next synchronisation for rank. */
+  public void get(Object result, int rank, long disp) {
+    if (result instanceof java.nio.Buffer) {
+      java.nio.Buffer b = (java.nio.Buffer) result;
+      int kind = Port.fastKind(b);
+      if (kind >= 0 && !b.isReadOnly() && hold(b)) {
+        getDirect(b, b.position(), b.remaining(), kind, rank, disp);
+        return;
+      }
+    }
+    getAny(result, rank, disp);
+  }
+
+  /** MPI_Win_fence (collective): completes every operation of the previous epoch. */
+  public void fence(int mode) {
+    fenceAny(mode);
+    Held h = held;
+    if (h != null) h.release(false);
+  }
+
+  public void fence() { fence(0); }
   /** The local window memory as a direct ByteBuffer in native byte order (allocate: MPI's
    *  memory; create: the caller's buffer). Do not use it after close(): it would reach freed
    *  memory. */
@@ -874,8 +984,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::window, true,
    *  between a store and another process's load). Do not use it after close(). */
   public java.nio.ByteBuffer sharedMemory(int rank) {
     return ((java.nio.ByteBuffer) sharedMemoryBytes(rank)).order(java.nio.ByteOrder.nativeOrder());
-  }
-)
+  }%}
 %typemap(in, numinputs=0) JNIEnv* jni_env %{ $1 = jenv; %}
 %javamethodmodifiers oompi::rt::window::memory_bytes "private";
 %javamethodmodifiers oompi::rt::window::shared_memory_bytes "private";
@@ -904,6 +1013,35 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::file, true, )
 OOMPI_JAVA_CLEANER(oompi::rt::file_view)
 
 %include "../oompi.i"
+
+// Window.put/get of a direct buffer (the proxy holds it: see the window's javacode above).
+%define OOMPI_JAVA_WINDOW_EXCEPTION(NAME)
+%exception oompi::rt::window::NAME {
+  try {
+    $action
+  } catch (...) {
+    oompi::java::translate(jenv);
+    return $null;
+  }
+}
+%javamethodmodifiers oompi::rt::window::NAME "private";
+%enddef
+OOMPI_JAVA_WINDOW_EXCEPTION(put_direct)
+OOMPI_JAVA_WINDOW_EXCEPTION(get_direct)
+%extend oompi::rt::window {
+  void put_direct(oompi::java::direct_address a, int position, int count, int kind, int rank,
+                  long long disp) {
+    oompi::rt::async_buffer b;
+    static_cast<oompi::rt::buffer&>(b) = oompi::java::direct_buffer(a, position, count, kind);
+    $self->put(b, rank, disp);
+  }
+  void get_direct(oompi::java::direct_address a, int position, int count, int kind, int rank,
+                  long long disp) {
+    oompi::rt::async_buffer b;
+    static_cast<oompi::rt::buffer&>(b) = oompi::java::direct_buffer(a, position, count, kind);
+    $self->get(b, rank, disp);
+  }
+}
 
 // Port fast paths (after oompi.i: its %exception must cover these %extend methods).
 // Their own handler (the shared one's, less the unused after-action hook).

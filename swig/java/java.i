@@ -663,19 +663,17 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
    * request; later calls throw IllegalStateException. Idempotent.
    */
   @Override
-  public synchronized void close() {
-    if (light) {
-      if (lightPending) {
-        makeNative();  // the native request cancels a receive and waits, as before
-      } else {
-        light = false;  // swigCPtr stays 0: a later call says "closed"
-        lightBuffer = null;
-        return;
-      }
+  public void close() {
+    if (light && !lightPending) {  // completed: nothing native to free, no lock
+      light = false;  // swigCPtr stays 0: a later call says "closed"
+      return;
     }
-    if (swigCPtr != 0) {
-      closeHandle();
-      delete();
+    synchronized (this) {
+      makeNative();  // pending: the native request cancels a receive or waits, as before
+      if (swigCPtr != 0) {
+        closeHandle();
+        delete();
+      }
     }
   }
 %}

@@ -433,12 +433,14 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
 // --- requests: light mode -----------------------------------------------------------------
 // comm.isend/irecv of a direct buffer (in native order, the Port fast paths' kinds) make a
 // "light" request: the bare MPI_Request as a long and the buffer in a field, no native object,
-// no global reference, no Cleaner. The buffer's memory stays valid while MPI may use it because
-// the request keeps the buffer reachable and the request itself is held (strongly) by a ring of
-// the 16 youngest light requests; one still pending when 16 younger ones have been made gets a
-// Cleaner then, whose action holds the buffer and, if the request is collected pending, hands
-// handle and buffer to a native request that is dropped at once: the facade's reclaim list
-// completes it on the MPI thread (as for any request dropped pending). Anything only native
+// no global reference, no Cleaner, no lock or fence. The buffer's memory stays valid while MPI
+// may use it because the request keeps the buffer reachable and the request itself is held
+// (strongly) by its thread's ring of the 16 youngest light requests; one still pending when 16
+// younger ones have been made on that thread gets a Cleaner then, whose action (Light) holds
+// the buffer and, if the request is collected pending, hands handle and buffer to a native
+// request that is dropped at once: the facade's reclaim list completes it on the MPI thread (as
+// for any request dropped pending). Rings are never freed (a thread's end must not drop its
+// pending requests): 16 slots per thread that ever made a light request. Anything only native
 // requests do (cancel, start, a RequestVector, delete) first turns it native (makeNative).
 %rename(waitNative) oompi::rt::request::wait;
 %rename(testNative) oompi::rt::request::test;
@@ -498,73 +500,68 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
 %typemap(javacode) oompi::rt::request %{
   // Light mode (comm.isend/irecv of a direct buffer): see java.i.
   private transient boolean light;
-  private transient volatile boolean lightPending;
-  private transient boolean lightReceive;  // close() of a pending receive cancels it
-  private transient long lightHandle;       // the MPI_Request
-  private transient java.nio.Buffer lightBuffer;  // MPI's memory: reachable while pending
-  private transient volatile LightDrop lightDrop;  // registered once 16 younger ones exist
+  private transient Light lightState;
   private transient Status lightLast;
 
-  private static final int YOUNG = 16;
-  private static final $javaclassname[] young = new $javaclassname[YOUNG];
-  private static int youngNext;
-  private static final long NULL_HANDLE = lightNull();
-
-  /** The Cleaner's action of a light request still pending when it was collected. */
-  private static final class LightDrop implements Runnable {
-    final long handle;
-    final java.nio.Buffer buffer;  // kept reachable until the request completes or is reclaimed
-    final boolean receive;
-    volatile boolean done;  // completed normally: nothing to reclaim
-    java.lang.ref.Cleaner.Cleanable cleanable;
-    LightDrop(long handle, java.nio.Buffer buffer, boolean receive) {
+  /**
+   * A light request's operation: shared with its Cleaner's action (once it has one), which
+   * runs after the request was collected and reads it then (the collection orders the
+   * completing thread's plain writes before it): no volatile, no lock on the common path.
+   */
+  private static final class Light implements Runnable {
+    final long handle;  // the MPI_Request
+    final boolean receive;  // close() of a pending receive cancels it
+    boolean pending = true;
+    java.nio.Buffer buffer;  // MPI's memory: reachable while pending
+    java.lang.ref.Cleaner.Cleanable cleanable;  // once 16 younger ones were made on its thread
+    Light(long handle, java.nio.Buffer buffer, boolean receive) {
       this.handle = handle;
       this.buffer = buffer;
       this.receive = receive;
     }
+    /** The request was collected: if still pending, to the facade's reclaim list. */
     @Override
     public void run() {
-      if (!done) lightDrop(handle, buffer, receive);
+      if (pending) lightDrop(handle, buffer, receive);
     }
   }
+
+  /** This thread's 16 youngest light requests (held strongly: see java.i). Every ring stays
+   *  reachable (RINGS), so a thread's end does not drop its pending requests' buffers. */
+  private static final class Young {
+    static final java.util.List<Young> RINGS = new java.util.ArrayList<>();
+    final $javaclassname[] ring = new $javaclassname[16];
+    int next;
+    Young() { synchronized (RINGS) { RINGS.add(this); } }
+  }
+  private static final ThreadLocal<Young> YOUNG = ThreadLocal.withInitial(Young::new);
+  private static final long NULL_HANDLE = lightNull();
 
   private static $javaclassname light(long handle, java.nio.Buffer buf, boolean receive) {
     $javaclassname r = new $javaclassname(0, false);
     r.light = true;
-    r.lightHandle = handle;
-    r.lightBuffer = buf;
-    r.lightReceive = receive;
-    r.lightPending = true;
-    $javaclassname old;
-    synchronized (young) {
-      old = young[youngNext];
-      young[youngNext] = r;
-      youngNext = (youngNext + 1) % YOUNG;
-    }
-    if (old != null && old.lightPending) old.promote();
+    Light l = new Light(handle, buf, receive);
+    r.lightState = l;
+    Young y = YOUNG.get();
+    $javaclassname old = y.ring[y.next];
+    y.ring[y.next] = r;
+    y.next = (y.next + 1) & 15;
+    if (old != null && old.lightState.pending) old.promote();  // a completed one: no lock
     return r;
   }
 
-  /** Still pending after 16 younger light requests: its buffer and handle now go with a Cleaner. */
+  /** Evicted from its thread's ring: a pending one now gets a Cleaner (Light.run). */
   private synchronized void promote() {
-    if (!light || !lightPending || lightDrop != null) return;
-    LightDrop d = new LightDrop(lightHandle, lightBuffer, lightReceive);
-    d.cleanable = NativeCleaner.CLEANER.register(this, d);
-    lightDrop = d;
-    if (!lightPending) disarm(d);  // completed meanwhile on another thread (see completed())
-  }
-
-  private static void disarm(LightDrop d) {
-    d.done = true;
-    d.cleanable.clean();
+    Light l = lightState;
+    if (!light || l == null || !l.pending || l.cleanable != null) return;
+    l.cleanable = NativeCleaner.CLEANER.register(this, l);
   }
 
   /** The operation is complete (or failed, which completes it too): MPI has let go of the buffer. */
   private void completed() {
-    lightPending = false;
-    lightBuffer = null;
-    LightDrop d = lightDrop;  // read after the write above: promote() sees one or the other
-    if (d != null) disarm(d);
+    Light l = lightState;
+    l.pending = false;
+    l.buffer = null;
   }
 
   /** comm.isend of a direct buffer in native order as a light request; null for other buffers. */
@@ -592,9 +589,10 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
    */
   synchronized void makeNative() {
     if (!light) return;
-    boolean pending = lightPending;
-    long p = lightAdopt(pending ? lightHandle : NULL_HANDLE, pending ? lightBuffer : null, lightReceive);
+    Light l = lightState;
+    long p = lightAdopt(l.pending ? l.handle : NULL_HANDLE, l.pending ? l.buffer : null, l.receive);
     completed();
+    if (l.cleanable != null) l.cleanable.clean();  // nothing to reclaim: just unregistered
     swigCPtr = p;
     swigCMemOwn = true;
     swigCleanable = NativeCleaner.CLEANER.register(this, new SwigFree(p));
@@ -604,10 +602,11 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   /** Blocks until the operation completes; returns its status. */
   public Status waitFor() {
     if (!light) return waitNative();
-    if (!lightPending) return lightLast = new Status(0, 0, 0);  // as for a native one: a null request
+    Light l = lightState;
+    if (!l.pending) return lightLast = new Status(0, 0, 0);  // as for a native one: a null request
     java.nio.ByteBuffer slot = Status.slot();
     try {
-      lightWait(lightHandle, slot);
+      lightWait(l.handle, slot);
     } finally {
       completed();
     }
@@ -617,11 +616,12 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   /** The status if the operation has completed (completing it); null while pending. */
   public Status test() {
     if (!light) return testNative();
-    if (!lightPending) return lightLast = new Status(0, 0, 0);
+    Light l = lightState;
+    if (!l.pending) return lightLast = new Status(0, 0, 0);
     java.nio.ByteBuffer slot = Status.slot();
     boolean done;
     try {
-      done = lightTest(lightHandle, slot);
+      done = lightTest(l.handle, slot);
     } catch (RuntimeException | Error e) {
       completed();  // a failed operation is complete
       throw e;
@@ -633,7 +633,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
 
   /** True until the operation has been completed by waitFor(), test() or a request set. */
   public boolean isPending() {
-    return light ? lightPending : isPendingNative();
+    return light ? lightState.pending : isPendingNative();
   }
 
   /** False for the requests of isend/irecv; the *Init calls make persistent requests. */
@@ -664,7 +664,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
    */
   @Override
   public void close() {
-    if (light && !lightPending) {  // completed: nothing native to free, no lock
+    if (light && !lightState.pending) {  // completed: nothing native to free, no lock
       light = false;  // swigCPtr stays 0: a later call says "closed"
       return;
     }

@@ -562,6 +562,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
     Light l = lightState;
     l.pending = false;
     l.buffer = null;
+    if (l.cleanable != null) l.cleanable.clean();  // promoted: unregistered (run() does nothing)
   }
 
   /** comm.isend of a direct buffer in native order as a light request; null for other buffers. */
@@ -592,7 +593,6 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
     Light l = lightState;
     long p = lightAdopt(l.pending ? l.handle : NULL_HANDLE, l.pending ? l.buffer : null, l.receive);
     completed();
-    if (l.cleanable != null) l.cleanable.clean();  // nothing to reclaim: just unregistered
     swigCPtr = p;
     swigCMemOwn = true;
     swigCleanable = NativeCleaner.CLEANER.register(this, new SwigFree(p));

@@ -106,6 +106,32 @@ class LightRequestTest {
   }
 
   @Test
+  void promotedRequestsCompleteNormally() throws InterruptedException {
+    // Pending through 40 younger requests (each gets a Cleaner), then completed as usual and
+    // dropped: their Cleaners must reclaim nothing (a completed handle is MPI's no more).
+    IntBuffer[] in = new IntBuffer[3];
+    Request[] rs = new Request[3];
+    for (int i = 0; i < 3; i++) rs[i] = world.irecv(in[i] = Buffers.newIntBuffer(1), rank, 82 + i);
+    churn(40);
+    for (int i = 0; i < 3; i++) world.send(ints(10 + i), rank, 82 + i);
+    assertEquals(4, rs[0].waitFor().getCountBytes());
+    Status st = null;
+    while (st == null) st = rs[1].test();
+    assertEquals(83, st.getTag());
+    rs[2].close();  // a pending receive: cancelled, or completed if the message matched it
+    WeakReference<Request> weak = new WeakReference<>(rs[0]);
+    rs = null;
+    collect(weak);
+    churn(2);  // the reclaim list has nothing of theirs to complete
+    assertEquals(10, in[0].get(0));
+    assertEquals(11, in[1].get(0));
+    java.util.Arrays.fill(in, null);
+    // the message of the closed receive: received by it, or still there if it was cancelled
+    Status left = world.iprobe(rank, 84);
+    if (left != null) world.recv(Buffers.newIntBuffer(1), rank, 84);
+  }
+
+  @Test
   void testLoopAndStatus() {
     ByteBuffer in = Buffers.newByteBuffer(16);
     try (Request r = world.irecv(in, rank, 73)) {

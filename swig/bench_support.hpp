@@ -32,6 +32,28 @@ struct bench_support {
     }
     return MPI_Wtime() - t0;
   }
+  /// raw_pingpong with MPI_Isend / MPI_Irecv + MPI_Wait (MPI_STATUS_IGNORE): the floor of any
+  /// binding's nonblocking path (the Java bench's raw_c_nonblocking).
+  static double raw_nonblocking_pingpong(rt::buffer& buf, int peer, int iters, bool starter) {
+    void* p = buf.data;
+    const int bytes = static_cast<int>(buf.count * buf.extent);
+    MPI_Request r;
+    const double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i) {
+      if (starter) {
+        MPI_Isend(p, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        MPI_Irecv(p, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Irecv(p, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        MPI_Isend(p, bytes, MPI_BYTE, peer, 0, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+      }
+    }
+    return MPI_Wtime() - t0;
+  }
   /// The raw C baseline of the RMA benches: a window over the buffer's bytes (MPI_Win_create,
   /// disp_unit 1, collective over MPI_COMM_WORLD; the memory must stay where it is until
   /// raw_win_free), returned as its Fortran handle (an int in every MPI).

@@ -23,7 +23,8 @@ import org.oompi.UserFunction;
  * arguments, a director upcall (C++ calling UserFunction.call) and MPI_Reduce_local of one int
  * through a user op written in Java.
  *
- * Options: --rounds=N --first-round=R --quick
+ * Options: --rounds=N --first-round=R --quick --sizes=8,1024 --systems=raw_c,java_nonblocking
+ * (a subset, for quick comparisons; the default is every size and system)
  */
 public final class JavaBench {
   static final List<String> out = new ArrayList<>();
@@ -67,9 +68,9 @@ public final class JavaBench {
       int rank = world.getRank();
       int size = world.getSize();
       if (rank == 0) meta();
-      if (size >= 2 && rank < 2) pingpong(world, rank, quick, rounds, first);
+      if (size >= 2 && rank < 2) pingpong(world, rank, quick, rounds, first, args);
       world.barrier();
-      if (rank == 0) crossing(quick, rounds, first);
+      if (rank == 0 && opt(args, "systems", null) == null) crossing(quick, rounds, first);
       world.barrier();
       if (rank == 0) for (String s : out) System.out.println(s);
     } catch (RuntimeException e) {
@@ -80,11 +81,12 @@ public final class JavaBench {
 
   static void meta() {
     out.add("{\"type\":\"meta\",\"bench\":\"java_pingpong\",\"title\":\"Java ping-pong between 2 ranks"
-        + " (issue 5)\",\"baseline\":\"raw_c\",\"systems\":[\"raw_c\",\"java_direct\",\"java_array\",\"java_port_direct\",\"java_port_array\",\"java_port_direct_unguarded\",\"java_nonblocking\"],"
+        + " (issue 5)\",\"baseline\":\"raw_c\",\"systems\":[\"raw_c\",\"java_direct\",\"java_array\",\"java_port_direct\",\"java_port_array\",\"java_port_direct_unguarded\",\"java_nonblocking\",\"raw_c_nonblocking\"],"
         + "\"system_labels\":{\"raw_c\":\"MPI_Send/MPI_Recv (C loop in the JVM process)\","
         + "\"java_direct\":\"comm.send/recv, direct ByteBuffer\",\"java_array\":\"comm.send/recv, byte[]\",\"java_port_direct\":\"port.send/recv (no Status), direct ByteBuffer\",\"java_port_array\":\"port.send/recv (no Status), byte[]\","
         + "\"java_port_direct_unguarded\":\"java_port_direct with Environment.setReceiveGuard(false)\","
-        + "\"java_nonblocking\":\"comm.isend/irecv + waitFor (try-with-resources), direct ByteBuffer\"},"
+        + "\"java_nonblocking\":\"comm.isend/irecv + waitFor (try-with-resources), direct ByteBuffer\","
+        + "\"raw_c_nonblocking\":\"MPI_Isend/MPI_Irecv + MPI_Wait (C loop in the JVM process), the floor of java_nonblocking\"},"
         + "\"case_label\":\"message size\",\"case_format\":\"bytes\","
         + "\"metrics\":{\"latency_us\":{\"label\":\"one-way latency\",\"unit\":\"µs\",\"better\":\"lower\",\"plot\":\"loglog\"},"
         + "\"bandwidth_MBps\":{\"label\":\"bandwidth\",\"unit\":\"MB/s\",\"better\":\"higher\",\"plot\":\"loglog\"}},"
@@ -112,10 +114,14 @@ public final class JavaBench {
     return quick ? Math.max(4, n / 20) : n;
   }
 
-  static void pingpong(Comm world, int rank, boolean quick, int rounds, int first) {
+  static void pingpong(Comm world, int rank, boolean quick, int rounds, int first, String[] args) {
     int[] sizes = {8, 1024, 65536, 1 << 20, 4 << 20};
     String[] systems = {"raw_c", "java_direct", "java_array", "java_port_direct", "java_port_array",
-        "java_port_direct_unguarded", "java_nonblocking"};
+        "java_port_direct_unguarded", "java_nonblocking", "raw_c_nonblocking"};
+    String sizeList = opt(args, "sizes", null), systemList = opt(args, "systems", null);
+    if (sizeList != null)
+      sizes = java.util.Arrays.stream(sizeList.split(",")).mapToInt(Integer::parseInt).toArray();
+    if (systemList != null) systems = systemList.split(",");
     ByteBuffer direct = Buffers.newByteBuffer(4 << 20);
     byte[] array = new byte[4 << 20];
     int peer = 1 - rank;
@@ -131,6 +137,8 @@ public final class JavaBench {
           double t;
           if (sys.equals("raw_c")) {
             t = BenchSupport.rawPingpong(d, peer, iters, starter);
+          } else if (sys.equals("raw_c_nonblocking")) {
+            t = BenchSupport.rawNonblockingPingpong(d, peer, iters, starter);
           } else if (sys.equals("java_nonblocking")) {
             double t0 = Environment.wtime();
             for (int i = 0; i < iters; i++) {

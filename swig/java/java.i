@@ -22,8 +22,7 @@
 %rename("%(upper)s", %$isenumitem) "";
 %rename("%(upper)s", %$isconstant) "";
 %rename("%(camelcase)s", %$isvariable) "";  // attributes: getErrorClass()
-// Object.wait() is final in Java.
-%rename(waitFor) oompi::rt::request::wait;
+// Object.wait() is final in Java: Request.waitFor() (written below, light requests).
 // Offset/count overloads: send(buf, offset, count, dest, tag), recv(buf, offset, count, src, tag).
 %rename(send) oompi::rt::comm::send_part;
 %rename(recv) oompi::rt::comm::recv_part;
@@ -164,7 +163,6 @@ OOMPI_JAVA_ARRAY_VECTOR(long long, jlong, long, Long)
 %enddef
 OOMPI_JAVA_CLEANER(oompi::rt::environment)
 OOMPI_JAVA_CLEANER(oompi::rt::comm)
-OOMPI_JAVA_CLEANER(oompi::rt::request)
 OOMPI_JAVA_CLEANER(oompi::rt::datatype)
 OOMPI_JAVA_CLEANER(oompi::rt::op)
 OOMPI_JAVA_CLEANER(oompi::rt::message)  // one per orecv: no finalizer
@@ -268,6 +266,26 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   }
 
   public void send(Object buf, int dest) { send(buf, dest, 0); }
+
+  /** Starts sending buf (a direct buffer, used in place, or a primitive array, copied) to dest
+   *  with tag (0 by default); complete the request with waitFor()/test() or close it. */
+  public Request isend(Object buf, int dest, int tag) {
+    Request r = Request.isendLight(this, buf, dest, tag);
+    return r != null ? r : isendAny(buf, dest, tag);
+  }
+
+  public Request isend(Object buf, int dest) { return isend(buf, dest, 0); }
+
+  /** Starts receiving into buf from source (MPI.ANY_SOURCE by default) with tag (MPI.ANY_TAG);
+   *  an array is filled when the request completes. */
+  public Request irecv(Object buf, int source, int tag) {
+    Request r = Request.irecvLight(this, buf, source, tag);
+    return r != null ? r : irecvAny(buf, source, tag);
+  }
+
+  public Request irecv(Object buf, int source) { return irecv(buf, source, MPI.ANY_TAG); }
+
+  public Request irecv(Object buf) { return irecv(buf, MPI.ANY_SOURCE, MPI.ANY_TAG); }
 
   /** Receives into buf from source (MPI.ANY_SOURCE by default) with tag (MPI.ANY_TAG). */
   public Status recv(Object buf, int source, int tag) {
@@ -412,7 +430,253 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   }
 %}
 
-OOMPI_JAVA_CLOSEABLE(oompi::rt::request, true, )
+// --- requests: light mode -----------------------------------------------------------------
+// comm.isend/irecv of a direct buffer (in native order, the Port fast paths' kinds) make a
+// "light" request: the bare MPI_Request as a long and the buffer in a field, no native object,
+// no global reference, no Cleaner, no lock or fence. The buffer's memory stays valid while MPI
+// may use it because the request keeps the buffer reachable and the request itself is held
+// (strongly) by its thread's ring of the 16 youngest light requests; one still pending when 16
+// younger ones have been made on that thread gets a Cleaner then, whose action (Light) holds
+// the buffer and, if the request is collected pending, hands handle and buffer to a native
+// request that is dropped at once: the facade's reclaim list completes it on the MPI thread (as
+// for any request dropped pending). Rings are never freed (a thread's end must not drop its
+// pending requests): 16 slots per thread that ever made a light request. Anything only native
+// requests do (cancel, start, a RequestVector, delete) first turns it native (makeNative).
+%rename(waitNative) oompi::rt::request::wait;
+%rename(testNative) oompi::rt::request::test;
+%rename(cancelNative) oompi::rt::request::cancel;
+%rename(isPendingNative) oompi::rt::request::is_pending;
+%rename(isPersistentNative) oompi::rt::request::is_persistent;
+%rename(lastStatusNative) oompi::rt::request::last_status;
+%rename(startNative) oompi::rt::request::start;
+%rename(closeHandle) oompi::rt::request::close;
+%javamethodmodifiers oompi::rt::request::wait "private";
+%javamethodmodifiers oompi::rt::request::test "private";
+%javamethodmodifiers oompi::rt::request::cancel "private";
+%javamethodmodifiers oompi::rt::request::is_pending "private";
+%javamethodmodifiers oompi::rt::request::is_persistent "private";
+%javamethodmodifiers oompi::rt::request::last_status "private";
+%javamethodmodifiers oompi::rt::request::start "private";
+%javamethodmodifiers oompi::rt::request::close "private";
+%typemap(javafinalize) oompi::rt::request ""
+%typemap(javainterfaces) oompi::rt::request "AutoCloseable"
+%typemap(javabody) oompi::rt::request %{
+  private transient long swigCPtr;
+  protected transient boolean swigCMemOwn;
+  private transient java.lang.ref.Cleaner.Cleanable swigCleanable;
+
+  protected $javaclassname(long cPtr, boolean cMemoryOwn) {
+    swigCMemOwn = cMemoryOwn;
+    swigCPtr = cPtr;
+    if (cMemoryOwn && cPtr != 0)
+      swigCleanable = NativeCleaner.CLEANER.register(this, new SwigFree(cPtr));
+  }
+
+  private static final class SwigFree implements Runnable {
+    private final long ptr;
+    SwigFree(long ptr) { this.ptr = ptr; }
+    @Override
+    public void run() { $imclassname.delete_$javaclassname(ptr); }
+  }
+
+  /** The native object (a light request becomes native first). */
+  protected static long getCPtr($javaclassname obj) {
+    if (obj == null) return 0;
+    obj.makeNative();
+    return obj.swigCPtr;
+  }
+%}
+%typemap(javadestruct, methodname="delete", methodmodifiers="public synchronized") oompi::rt::request {
+    makeNative();  // a pending light request: to the reclaim list through a native one
+    if (swigCPtr != 0) {
+      if (swigCMemOwn) {
+        swigCMemOwn = false;
+        if (swigCleanable != null) swigCleanable.clean();
+        else $jnicall;
+      }
+      swigCPtr = 0;
+    }
+  }
+%typemap(javacode) oompi::rt::request %{
+  // Light mode (comm.isend/irecv of a direct buffer): see java.i.
+  private transient boolean light;
+  private transient Light lightState;
+  private transient Status lightLast;
+
+  /**
+   * A light request's operation: shared with its Cleaner's action (once it has one), which
+   * runs after the request was collected and reads it then (the collection orders the
+   * completing thread's plain writes before it): no volatile, no lock on the common path.
+   */
+  private static final class Light implements Runnable {
+    final long handle;  // the MPI_Request
+    final boolean receive;  // close() of a pending receive cancels it
+    boolean pending = true;
+    java.nio.Buffer buffer;  // MPI's memory: reachable while pending
+    java.lang.ref.Cleaner.Cleanable cleanable;  // once 16 younger ones were made on its thread
+    Light(long handle, java.nio.Buffer buffer, boolean receive) {
+      this.handle = handle;
+      this.buffer = buffer;
+      this.receive = receive;
+    }
+    /** The request was collected: if still pending, to the facade's reclaim list. */
+    @Override
+    public void run() {
+      if (pending) lightDrop(handle, buffer, receive);
+    }
+  }
+
+  /** This thread's 16 youngest light requests (held strongly: see java.i). Every ring stays
+   *  reachable (RINGS), so a thread's end does not drop its pending requests' buffers. */
+  private static final class Young {
+    static final java.util.List<Young> RINGS = new java.util.ArrayList<>();
+    final $javaclassname[] ring = new $javaclassname[16];
+    int next;
+    Young() { synchronized (RINGS) { RINGS.add(this); } }
+  }
+  private static final ThreadLocal<Young> YOUNG = ThreadLocal.withInitial(Young::new);
+  private static final long NULL_HANDLE = lightNull();
+
+  private static $javaclassname light(long handle, java.nio.Buffer buf, boolean receive) {
+    $javaclassname r = new $javaclassname(0, false);
+    r.light = true;
+    Light l = new Light(handle, buf, receive);
+    r.lightState = l;
+    Young y = YOUNG.get();
+    $javaclassname old = y.ring[y.next];
+    y.ring[y.next] = r;
+    y.next = (y.next + 1) & 15;
+    if (old != null && old.lightState.pending) old.promote();  // a completed one: no lock
+    return r;
+  }
+
+  /** Evicted from its thread's ring: a pending one now gets a Cleaner (Light.run). */
+  private synchronized void promote() {
+    Light l = lightState;
+    if (!light || l == null || !l.pending || l.cleanable != null) return;
+    l.cleanable = NativeCleaner.CLEANER.register(this, l);
+  }
+
+  /** The operation is complete (or failed, which completes it too): MPI has let go of the buffer. */
+  private void completed() {
+    Light l = lightState;
+    l.pending = false;
+    l.buffer = null;
+    if (l.cleanable != null) l.cleanable.clean();  // promoted: unregistered (run() does nothing)
+  }
+
+  /** comm.isend of a direct buffer in native order as a light request; null for other buffers. */
+  static $javaclassname isendLight(Comm comm, Object buf, int dest, int tag) {
+    if (!(buf instanceof java.nio.Buffer)) return null;
+    java.nio.Buffer b = (java.nio.Buffer) buf;
+    int kind = Port.fastKind(b);
+    if (kind < 0) return null;
+    return light(comm.isendLight(b, b.position(), b.remaining(), kind, dest, tag), b, false);
+  }
+
+  /** comm.irecv into a writable direct buffer in native order; null for other buffers. */
+  static $javaclassname irecvLight(Comm comm, Object buf, int source, int tag) {
+    if (!(buf instanceof java.nio.Buffer)) return null;
+    java.nio.Buffer b = (java.nio.Buffer) buf;
+    int kind = Port.fastKind(b);
+    if (kind < 0 || b.isReadOnly()) return null;
+    return light(comm.irecvLight(b, b.position(), b.remaining(), kind, source, tag), b, true);
+  }
+
+  /**
+   * Turns a light request into a native one, which takes over the handle and (by a global
+   * reference) the buffer, for what only native requests do. A completed one becomes a
+   * completed native request.
+   */
+  synchronized void makeNative() {
+    if (!light) return;
+    Light l = lightState;
+    long p = lightAdopt(l.pending ? l.handle : NULL_HANDLE, l.pending ? l.buffer : null, l.receive);
+    completed();
+    swigCPtr = p;
+    swigCMemOwn = true;
+    swigCleanable = NativeCleaner.CLEANER.register(this, new SwigFree(p));
+    light = false;
+  }
+
+  /** Blocks until the operation completes; returns its status. */
+  public Status waitFor() {
+    if (!light) return waitNative();
+    Light l = lightState;
+    if (!l.pending) return lightLast = new Status(0, 0, 0);  // as for a native one: a null request
+    java.nio.ByteBuffer slot = Status.slot();
+    try {
+      lightWait(l.handle, slot);
+    } finally {
+      completed();
+    }
+    return lightLast = new Status(slot);
+  }
+
+  /** The status if the operation has completed (completing it); null while pending. */
+  public Status test() {
+    if (!light) return testNative();
+    Light l = lightState;
+    if (!l.pending) return lightLast = new Status(0, 0, 0);
+    java.nio.ByteBuffer slot = Status.slot();
+    boolean done;
+    try {
+      done = lightTest(l.handle, slot);
+    } catch (RuntimeException | Error e) {
+      completed();  // a failed operation is complete
+      throw e;
+    }
+    if (!done) return null;
+    completed();
+    return lightLast = new Status(slot);
+  }
+
+  /** True until the operation has been completed by waitFor(), test() or a request set. */
+  public boolean isPending() {
+    return light ? lightState.pending : isPendingNative();
+  }
+
+  /** False for the requests of isend/irecv; the *Init calls make persistent requests. */
+  public boolean isPersistent() {
+    return light ? false : isPersistentNative();
+  }
+
+  /** The status of the last completion (waitFor, test, a set function); null before. */
+  public Status lastStatus() {
+    return light ? lightLast : lastStatusNative();
+  }
+
+  /** Asks MPI to cancel the operation (waitFor() still has to complete it). */
+  public void cancel() {
+    makeNative();
+    cancelNative();
+  }
+
+  /** Starts a persistent request (a request of isend/irecv is not one: it throws). */
+  public void start() {
+    makeNative();
+    startNative();
+  }
+
+  /**
+   * Completes the operation if it is still pending (cancelling a receive first) and frees the
+   * request; later calls throw IllegalStateException. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (light && !lightState.pending) {  // completed: nothing native to free, no lock
+      light = false;  // swigCPtr stays 0: a later call says "closed"
+      return;
+    }
+    synchronized (this) {
+      makeNative();  // pending: the native request cancels a receive or waits, as before
+      if (swigCPtr != 0) {
+        closeHandle();
+        delete();
+      }
+    }
+  }
+%}
 OOMPI_JAVA_CLOSEABLE(oompi::rt::group, true, )
 OOMPI_JAVA_CLOSEABLE(oompi::rt::info, true, )
 OOMPI_JAVA_CLOSEABLE(oompi::rt::keyval, true, )
@@ -565,6 +829,12 @@ inline bool array_copy() { return g_copy_arrays.load(); }
 // comm.send/recv of Java: the generated general-path methods become private sendAny/recvAny;
 // Comm's javacode (below) tries the Port fast paths first.
 %rename(sendAny) oompi::rt::comm::send;
+// comm.isend/irecv likewise: the generated ones become isendAny/irecvAny (Request.java's light
+// requests first).
+%rename(isendAny) oompi::rt::comm::isend;
+%rename(irecvAny) oompi::rt::comm::irecv;
+%javamethodmodifiers oompi::rt::comm::isend "";
+%javamethodmodifiers oompi::rt::comm::irecv "";
 %rename(recvAny) oompi::rt::comm::recv;
 %javamethodmodifiers oompi::rt::comm::send "";
 %javamethodmodifiers oompi::rt::comm::recv "";
@@ -590,7 +860,117 @@ inline bool array_copy() { return g_copy_arrays.load(); }
 OOMPI_JAVA_CLEANER(oompi::rt::window)
 OOMPI_JAVA_CLEANER(oompi::rt::epoch)
 OOMPI_JAVA_CLOSEABLE(oompi::rt::epoch, true, )
-OOMPI_JAVA_CLOSEABLE(oompi::rt::window, true,
+// Window: as OOMPI_JAVA_CLOSEABLE, plus put/get of a direct buffer in native order through one
+// JNI call with no global reference: the proxy holds the buffer (held, below) until the next
+// fence or close(), the synchronisations after which the facade lets its origins go too. A
+// window with 64 such buffers waiting (epochs and flushes end them in the facade only) sends
+// further ones down the general path (global references) until then. A window collected
+// unclosed keeps its buffers forever, as the facade keeps its origins' references.
+%typemap(javainterfaces) oompi::rt::window "AutoCloseable"
+%rename(closeHandle) oompi::rt::window::close;
+%javamethodmodifiers oompi::rt::window::close "private";
+%rename(putAny) oompi::rt::window::put;
+%rename(getAny) oompi::rt::window::get;
+%rename(fenceAny) oompi::rt::window::fence;
+%javamethodmodifiers oompi::rt::window::put "private";
+%javamethodmodifiers oompi::rt::window::get "private";
+%javamethodmodifiers oompi::rt::window::fence "private";
+%typemap(javacode) oompi::rt::window %{
+  /** Frees the window (collective) and the native object. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (swigCPtr != 0) {
+      closeHandle();
+      delete();
+      if (held != null) held.release(true);
+    }
+  }
+
+  /** Direct buffers of put/get not yet completed by a fence (see java.i). */
+  private static final class Held implements Runnable {
+    static final java.util.List<Object[]> LEAKED = new java.util.ArrayList<>();
+    static final int MAX = 64;
+    private Object[] bufs = new Object[8];
+    private int n;
+    private boolean closed;
+    java.lang.ref.Cleaner.Cleanable cleanable;
+
+    synchronized boolean add(Object b) {
+      if (n == MAX) return false;
+      if (n == bufs.length) bufs = java.util.Arrays.copyOf(bufs, 2 * n);
+      bufs[n++] = b;
+      return true;
+    }
+
+    synchronized void release(boolean close) {
+      java.util.Arrays.fill(bufs, 0, n, null);
+      n = 0;
+      if (close && !closed) {
+        closed = true;
+        cleanable.clean();
+      }
+    }
+
+    /** The window was collected unclosed: MPI may still read or write these. */
+    @Override
+    public synchronized void run() {
+      if (!closed && n > 0) synchronized (LEAKED) { LEAKED.add(java.util.Arrays.copyOf(bufs, n)); }
+      closed = true;
+    }
+  }
+  private transient Held held;
+
+  private boolean hold(java.nio.Buffer b) {
+    if (swigCPtr == 0) return false;  // closed: the general path says so
+    Held h = held;
+    if (h == null) {
+      synchronized (this) {
+        if ((h = held) == null) {
+          h = new Held();
+          h.cleanable = NativeCleaner.CLEANER.register(this, h);
+          held = h;
+        }
+      }
+    }
+    return h.add(b);
+  }
+
+  /** Puts origin (a direct buffer, or a primitive array, copied) into rank's window at disp;
+   *  complete at the next synchronisation for rank (fence, epoch end, flush). */
+  public void put(Object origin, int rank, long disp) {
+    if (origin instanceof java.nio.Buffer) {
+      java.nio.Buffer b = (java.nio.Buffer) origin;
+      int kind = Port.fastKind(b);
+      if (kind >= 0 && hold(b)) {
+        putDirect(b, b.position(), b.remaining(), kind, rank, disp);
+        return;
+      }
+    }
+    putAny(origin, rank, disp);
+  }
+
+  /** Gets rank's window at disp into result (a direct buffer), which holds the data after the
+   *  next synchronisation for rank. */
+  public void get(Object result, int rank, long disp) {
+    if (result instanceof java.nio.Buffer) {
+      java.nio.Buffer b = (java.nio.Buffer) result;
+      int kind = Port.fastKind(b);
+      if (kind >= 0 && !b.isReadOnly() && hold(b)) {
+        getDirect(b, b.position(), b.remaining(), kind, rank, disp);
+        return;
+      }
+    }
+    getAny(result, rank, disp);
+  }
+
+  /** MPI_Win_fence (collective): completes every operation of the previous epoch. */
+  public void fence(int mode) {
+    fenceAny(mode);
+    Held h = held;
+    if (h != null) h.release(false);
+  }
+
+  public void fence() { fence(0); }
   /** The local window memory as a direct ByteBuffer in native byte order (allocate: MPI's
    *  memory; create: the caller's buffer). Do not use it after close(): it would reach freed
    *  memory. */
@@ -602,8 +982,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::window, true,
    *  between a store and another process's load). Do not use it after close(). */
   public java.nio.ByteBuffer sharedMemory(int rank) {
     return ((java.nio.ByteBuffer) sharedMemoryBytes(rank)).order(java.nio.ByteOrder.nativeOrder());
-  }
-)
+  }%}
 %typemap(in, numinputs=0) JNIEnv* jni_env %{ $1 = jenv; %}
 %javamethodmodifiers oompi::rt::window::memory_bytes "private";
 %javamethodmodifiers oompi::rt::window::shared_memory_bytes "private";
@@ -633,6 +1012,35 @@ OOMPI_JAVA_CLEANER(oompi::rt::file_view)
 
 %include "../oompi.i"
 
+// Window.put/get of a direct buffer (the proxy holds it: see the window's javacode above).
+%define OOMPI_JAVA_WINDOW_EXCEPTION(NAME)
+%exception oompi::rt::window::NAME {
+  try {
+    $action
+  } catch (...) {
+    oompi::java::translate(jenv);
+    return $null;
+  }
+}
+%javamethodmodifiers oompi::rt::window::NAME "private";
+%enddef
+OOMPI_JAVA_WINDOW_EXCEPTION(put_direct)
+OOMPI_JAVA_WINDOW_EXCEPTION(get_direct)
+%extend oompi::rt::window {
+  void put_direct(oompi::java::direct_address a, int position, int count, int kind, int rank,
+                  long long disp) {
+    oompi::rt::async_buffer b;
+    static_cast<oompi::rt::buffer&>(b) = oompi::java::direct_buffer(a, position, count, kind);
+    $self->put(b, rank, disp);
+  }
+  void get_direct(oompi::java::direct_address a, int position, int count, int kind, int rank,
+                  long long disp) {
+    oompi::rt::async_buffer b;
+    static_cast<oompi::rt::buffer&>(b) = oompi::java::direct_buffer(a, position, count, kind);
+    $self->get(b, rank, disp);
+  }
+}
+
 // Port fast paths (after oompi.i: its %exception must cover these %extend methods).
 // Their own handler (the shared one's, less the unused after-action hook).
 %define OOMPI_JAVA_FAST_EXCEPTION(NAME)
@@ -655,6 +1063,64 @@ OOMPI_JAVA_FAST_EXCEPTION(recv_direct_count)
 OOMPI_JAVA_FAST_EXCEPTION(recv_array_count)
 OOMPI_JAVA_FAST_EXCEPTION(mprobe_recv_bytes)
 OOMPI_JAVA_FAST_EXCEPTION(recv_matched_bytes)
+OOMPI_JAVA_FAST_EXCEPTION(isend_light)
+OOMPI_JAVA_FAST_EXCEPTION(irecv_light)
+%define OOMPI_JAVA_LIGHT_EXCEPTION(NAME)
+%exception oompi::rt::request::NAME {
+  try {
+    $action
+  } catch (...) {
+    oompi::java::translate(jenv);
+    return $null;
+  }
+}
+%javamethodmodifiers oompi::rt::request::NAME "private";
+%enddef
+OOMPI_JAVA_LIGHT_EXCEPTION(light_wait)
+OOMPI_JAVA_LIGHT_EXCEPTION(light_test)
+OOMPI_JAVA_LIGHT_EXCEPTION(light_adopt)
+OOMPI_JAVA_LIGHT_EXCEPTION(light_drop)
+OOMPI_JAVA_LIGHT_EXCEPTION(light_null)
+
+// Light requests (Request.java): the bare handle in, its completion's status into the
+// thread's status slot.
+%javamethodmodifiers oompi::rt::comm::isend_light "";
+%javamethodmodifiers oompi::rt::comm::irecv_light "";
+%extend oompi::rt::comm {
+  long long isend_light(oompi::java::direct_address a, int position, int count, int kind,
+                        int dest, int tag) const {
+    return oompi::java::handle_bits(
+        $self->isend_native(oompi::java::direct_buffer(a, position, count, kind), dest, tag));
+  }
+  long long irecv_light(oompi::java::direct_address a, int position, int count, int kind,
+                        int source, int tag) const {
+    oompi::rt::buffer b = oompi::java::direct_buffer(a, position, count, kind);
+    return oompi::java::handle_bits($self->irecv_native(b, source, tag));
+  }
+}
+%extend oompi::rt::request {
+  static void light_wait(long long handle, oompi::java::status_out out) {
+    MPI_Request h = oompi::java::handle_of(handle);
+    oompi::java::write_status(out, oompi::rt::request::wait_native(h));
+  }
+  static bool light_test(long long handle, oompi::java::status_out out) {
+    MPI_Request h = oompi::java::handle_of(handle);
+    oompi::rt::status s;
+    if (!oompi::rt::request::test_native(h, s)) return false;
+    oompi::java::write_status(out, s);
+    return true;
+  }
+  // A native request (its pointer) owning handle and buffer.
+  static long long light_adopt(long long handle, jobject buf, bool receive, JNIEnv* jni_env) {
+    auto* r = new oompi::rt::request(oompi::java::adopt_light(jni_env, handle, buf, receive));
+    return static_cast<long long>(reinterpret_cast<std::intptr_t>(r));
+  }
+  // A pending light request was collected (the Cleaner's thread): to the reclaim list.
+  static void light_drop(long long handle, jobject buf, bool receive, JNIEnv* jni_env) {
+    (void)oompi::java::adopt_light(jni_env, handle, buf, receive);
+  }
+  static long long light_null() { return oompi::java::handle_bits(MPI_REQUEST_NULL); }
+}
 
 %javamethodmodifiers oompi::rt::comm::send_array "";
 %javamethodmodifiers oompi::rt::comm::recv_array "";

@@ -910,6 +910,29 @@ inline void write_status(status_out o, const rt::status& s) noexcept {
   o.slot[3] = s.cancelled() ? 1 : 0;
   o.slot[4] = s.count_bytes();
 }
+
+// --- light requests (Request.java's light mode: comm.isend/irecv of a direct buffer) ---------
+// The bare MPI_Request travels to Java as a long (a pointer in Open MPI, an int in MPICH).
+static_assert(sizeof(MPI_Request) <= sizeof(std::int64_t), "MPI_Request must fit in a long");
+inline std::int64_t handle_bits(MPI_Request h) noexcept {
+  std::int64_t v = 0;
+  std::memcpy(&v, &h, sizeof h);
+  return v;
+}
+inline MPI_Request handle_of(std::int64_t v) noexcept {
+  MPI_Request h;
+  std::memcpy(&h, &v, sizeof h);
+  return h;
+}
+/// A native request owning a light request's handle and (by a global reference) its buffer:
+/// for what only native requests do (cancel, request sets), for close() of a pending one, and
+/// for a pending one that was collected (destroyed at once: the facade moves it to the reclaim
+/// list, no MPI call on the cleaner thread).
+inline rt::request adopt_light(JNIEnv* env, std::int64_t h, jobject buf, bool receive) {
+  std::unique_ptr<rt::keep_alive> keep;
+  if (buf) keep.reset(new global_ref_keep(env, buf));
+  return rt::request::adopt(handle_of(h), std::move(keep), receive);
+}
 }  // namespace oompi::java
 
 // --- org.oompi.UserFunction: zero-copy views of MPI's memory during a user op call -----------

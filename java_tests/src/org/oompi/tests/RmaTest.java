@@ -130,6 +130,65 @@ class RmaTest {
     }
   }
 
+  private static void collect(java.lang.ref.WeakReference<?> ref) throws InterruptedException {
+    for (int i = 0; i < 100 && ref.get() != null; i++) {
+      System.gc();
+      Thread.sleep(5);
+    }
+  }
+
+  /** Direct-buffer origins and results held by the Window proxy (java.i): reachable only
+   *  through the window until the fence, released by it (and by close()); past 64 waiting, the
+   *  general path. */
+  @Test
+  void heldDirectBuffers() throws InterruptedException {
+    int n = 70;
+    IntBuffer local = Buffers.newIntBuffer(n + 1);
+    local.put(n, -7);
+    try (Window win = Window.create(world, local)) {
+      win.fence();
+      IntBuffer first = Buffers.newIntBuffer(1);
+      first.put(0, rank * 1000);
+      java.lang.ref.WeakReference<IntBuffer> weak = new java.lang.ref.WeakReference<>(first);
+      win.put(first, right, 0);
+      first = null;
+      for (int i = 1; i < n; i++) {  // nothing else references these origins
+        IntBuffer b = Buffers.newIntBuffer(1);
+        b.put(0, rank * 1000 + i);
+        win.put(b, right, i);
+      }
+      IntBuffer got = Buffers.newIntBuffer(1);
+      win.get(got, right, n);  // right's element n: its own rank, written before the first fence
+      for (int i = 0; i < 3; i++) {
+        System.gc();
+        Thread.sleep(5);
+      }
+      assertTrue(weak.get() != null, "an origin was collected before the fence");
+      win.fence();
+      for (int i = 0; i < n; i++) assertEquals(left * 1000 + i, local.get(i));
+      assertEquals(-7, got.get(0));
+      collect(weak);
+      assertTrue(weak.get() == null, "the fence did not release the origin");
+      // Held across a lock epoch (released by the window's close()).
+      IntBuffer o = Buffers.newIntBuffer(1);
+      o.put(0, 5);
+      weak = new java.lang.ref.WeakReference<>(o);
+      world.barrier();
+      try (Epoch e = win.lock(right)) {
+        win.put(o, right, n);
+      }
+      o = null;
+      world.barrier();
+      try (Epoch e = win.lock(rank)) {  // see the public copy
+      }
+      assertEquals(5, local.get(n));
+      win.close();
+      collect(weak);
+      assertTrue(weak.get() == null, "close() did not release the origin");
+      assertThrows(IllegalStateException.class, () -> win.put(Buffers.newIntBuffer(1), right, 0));
+    }
+  }
+
   @Test
   void lockAllFlush() {
     try (Window win = Window.allocate(world, size, TypeKind.FLOAT64)) {

@@ -182,7 +182,7 @@ public final class Port {
    * The element kind (TypeKind ordinal) of a direct buffer in native order that the fast path
    * takes; -1 sends it down the general path (which also makes the error messages).
    */
-  private static int fastKind(Buffer b) {
+  static int fastKind(Buffer b) {
     if (!b.isDirect()) return -1;
     if (b instanceof ByteBuffer) return BYTE;
     if (b instanceof DoubleBuffer) return ((DoubleBuffer) b).order() == NATIVE ? FLOAT64 : -1;

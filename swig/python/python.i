@@ -295,7 +295,11 @@ OOMPI_PY_CLOSEABLE(oompi::rt::file)
       return self
 
   def __exit__(self, exc_type, exc, tb):
-      if exc_type is not None and Environment.initialized() and not Environment.finalized():
+      # sys.exit() with a number (or none) is a deliberate exit: finalize and keep the code.
+      deliberate = (exc_type is not None and issubclass(exc_type, SystemExit)
+                    and (exc.code is None or isinstance(exc.code, int)))
+      if (exc_type is not None and not deliberate and Environment.initialized()
+              and not Environment.finalized()):
           # Leaving by an exception: finalizing would leave the other ranks waiting in their
           # next collective. Say why, then abort the whole job (like the C++ environment).
           import sys, traceback

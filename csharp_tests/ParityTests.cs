@@ -162,23 +162,48 @@ namespace Oompi.Tests
             Comm.WtimeIsGlobal();
         }
 
+        /// <summary>Alltoallw's exchange: to even peers 2 doubles, to odd peers one pair
+        /// (per-peer datatypes, the same bytes); every peer receives pairs.</summary>
+        private sealed class WCase
+        {
+            public readonly Datatype Pair = Datatype.Contiguous(2, Datatype.Double);
+            public readonly double[] Send, Recv;
+            public readonly DatatypeVector STypes, RTypes;
+            public readonly int[] SCounts, Ones, Displs;
+            private readonly int rank, size;
+
+            public WCase(int rank, int size)
+            {
+                this.rank = rank;
+                this.size = size;
+                Send = Enumerable.Range(0, 2 * size).Select(i => (double)(i + 100 * rank)).ToArray();
+                Recv = new double[2 * size];
+                STypes = new DatatypeVector(Enumerable.Range(0, size).Select(r => r % 2 == 0 ? Datatype.Double : Pair).ToArray());
+                RTypes = new DatatypeVector(Enumerable.Repeat(Pair, size).ToArray());
+                SCounts = Enumerable.Range(0, size).Select(r => r % 2 == 0 ? 2 : 1).ToArray();
+                Ones = Enumerable.Repeat(1, size).ToArray();
+                Displs = Enumerable.Range(0, size).Select(r => 16 * r).ToArray();
+            }
+
+            public void Check()
+            {
+                for (int r = 0; r < size; r++)
+                {
+                    Assert.Equal(100 * r + 2 * rank, Recv[2 * r]);
+                    Assert.Equal(100 * r + 2 * rank + 1, Recv[2 * r + 1]);
+                }
+            }
+        }
+
         [Fact]
         public void Alltoallw()
         {
-            using var pair = Datatype.Contiguous(2, Datatype.Double);
-            var send = Enumerable.Range(0, 2 * Size).Select(i => (double)(i + 100 * Rank)).ToArray();
-            var recv = new double[2 * Size];
-            var stypes = new DatatypeVector(Enumerable.Range(0, Size).Select(r => r % 2 == 0 ? Datatype.Double : pair).ToArray());
-            var rtypes = new DatatypeVector(Enumerable.Repeat(pair, Size).ToArray());
-            var scounts = Enumerable.Range(0, Size).Select(r => r % 2 == 0 ? 2 : 1).ToArray();
-            var ones = Enumerable.Repeat(1, Size).ToArray();
-            var displs = Enumerable.Range(0, Size).Select(r => 16 * r).ToArray();
+            var w = new WCase(Rank, Size);
+            using var pair = w.Pair;
+            var (send, recv, stypes, rtypes) = (w.Send, w.Recv, w.STypes, w.RTypes);
+            var (scounts, ones, displs) = (w.SCounts, w.Ones, w.Displs);
             world.Alltoallw(send, scounts, displs, stypes, recv, ones, displs, rtypes);
-            for (int r = 0; r < Size; r++)
-            {
-                Assert.Equal(100 * r + 2 * Rank, recv[2 * r]);
-                Assert.Equal(100 * r + 2 * Rank + 1, recv[2 * r + 1]);
-            }
+            w.Check();
             var twos = Enumerable.Repeat(2, Size).ToArray();
             Assert.Throws<ArgumentException>(() => world.Alltoallw(send, scounts, displs, stypes, recv, twos, displs, rtypes));
             var fewer = new DatatypeVector(stypes.Take(Size - 1).ToArray());
@@ -204,25 +229,15 @@ namespace Oompi.Tests
         [Fact]
         public void Ialltoallw()
         {
-            var pair = Datatype.Contiguous(2, Datatype.Double);
-            var send = Enumerable.Range(0, 2 * Size).Select(i => (double)(i + 100 * Rank)).ToArray();
-            var recv = new double[2 * Size];
-            var stypes = new DatatypeVector(Enumerable.Range(0, Size).Select(r => r % 2 == 0 ? Datatype.Double : pair).ToArray());
-            var rtypes = new DatatypeVector(Enumerable.Repeat(pair, Size).ToArray());
-            var scounts = Enumerable.Range(0, Size).Select(r => r % 2 == 0 ? 2 : 1).ToArray();
-            var ones = Enumerable.Repeat(1, Size).ToArray();
-            var displs = Enumerable.Range(0, Size).Select(r => 16 * r).ToArray();
-            using (var req = world.Ialltoallw(send, scounts, displs, stypes, recv, ones, displs, rtypes))
+            var w = new WCase(Rank, Size);
+            var (send, displs) = (w.Send, w.Displs);
+            using (var req = world.Ialltoallw(send, w.SCounts, displs, w.STypes, w.Recv, w.Ones, displs, w.RTypes))
             {
-                pair.Dispose();
+                w.Pair.Dispose();
                 GC.Collect(2, GCCollectionMode.Forced, true, true);
                 req.Wait();
             }
-            for (int r = 0; r < Size; r++)
-            {
-                Assert.Equal(100 * r + 2 * Rank, recv[2 * r]);
-                Assert.Equal(100 * r + 2 * Rank + 1, recv[2 * r + 1]);
-            }
+            w.Check();
             var twos = Enumerable.Repeat(2, Size).ToArray();
             var doubles = new DatatypeVector(Enumerable.Repeat(Datatype.Double, Size).ToArray());
             Assert.Throws<ArgumentException>(() => world.Ialltoallw(send, twos, displs, doubles,

@@ -219,15 +219,18 @@ class ParityTest {
     Comm.wtimeIsGlobal();
   }
 
-  @Test
-  void alltoallw() {
-    try (Datatype pair = Datatype.contiguous(2, Datatype.DOUBLE)) {
-      double[] send = new double[2 * size];
+  /** alltoallw's exchange: to even peers 2 doubles, to odd peers one pair (per-peer datatypes,
+   *  the same bytes); every peer receives pairs. */
+  private final class WCase {
+    final Datatype pair = Datatype.contiguous(2, Datatype.DOUBLE);
+    final double[] send = new double[2 * size];
+    final double[] recv = new double[2 * size];
+    final DatatypeVector stypes = new DatatypeVector();
+    final DatatypeVector rtypes = new DatatypeVector();
+    final int[] scounts = new int[size], rcounts = new int[size], displs = new int[size];
+
+    WCase() {
       for (int i = 0; i < send.length; i++) send[i] = i + 100 * rank;
-      double[] recv = new double[2 * size];
-      DatatypeVector stypes = new DatatypeVector();
-      DatatypeVector rtypes = new DatatypeVector();
-      int[] scounts = new int[size], rcounts = new int[size], displs = new int[size];
       for (int r = 0; r < size; r++) {
         stypes.add(r % 2 == 0 ? Datatype.DOUBLE : pair);
         scounts[r] = r % 2 == 0 ? 2 : 1;
@@ -235,11 +238,25 @@ class ParityTest {
         rcounts[r] = 1;
         displs[r] = 16 * r;
       }
-      world.alltoallw(send, scounts, displs, stypes, recv, rcounts, displs, rtypes);
+    }
+
+    void check() {
       for (int r = 0; r < size; r++) {
         assertEquals(100 * r + 2 * rank, recv[2 * r]);
         assertEquals(100 * r + 2 * rank + 1, recv[2 * r + 1]);
       }
+    }
+  }
+
+  @Test
+  void alltoallw() {
+    WCase w = new WCase();
+    try (Datatype pair = w.pair) {
+      double[] send = w.send, recv = w.recv;
+      DatatypeVector stypes = w.stypes, rtypes = w.rtypes;
+      int[] scounts = w.scounts, rcounts = w.rcounts, displs = w.displs;
+      world.alltoallw(send, scounts, displs, stypes, recv, rcounts, displs, rtypes);
+      w.check();
       int[] twos = new int[size];
       java.util.Arrays.fill(twos, 2);
       assertThrows(IllegalArgumentException.class,
@@ -269,29 +286,16 @@ class ParityTest {
    *  closed while pending (MPI keeps a type in use), collections forced meanwhile. */
   @Test
   void ialltoallw() {
-    Datatype pair = Datatype.contiguous(2, Datatype.DOUBLE);
-    double[] send = new double[2 * size];
-    for (int i = 0; i < send.length; i++) send[i] = i + 100 * rank;
-    double[] recv = new double[2 * size];
-    DatatypeVector stypes = new DatatypeVector();
-    DatatypeVector rtypes = new DatatypeVector();
-    int[] scounts = new int[size], rcounts = new int[size], displs = new int[size];
-    for (int r = 0; r < size; r++) {
-      stypes.add(r % 2 == 0 ? Datatype.DOUBLE : pair);
-      scounts[r] = r % 2 == 0 ? 2 : 1;
-      rtypes.add(pair);
-      rcounts[r] = 1;
-      displs[r] = 16 * r;
-    }
-    try (Request req = world.ialltoallw(send, scounts, displs, stypes, recv, rcounts, displs, rtypes)) {
-      pair.close();
+    WCase w = new WCase();
+    try (Request req = world.ialltoallw(w.send, w.scounts, w.displs, w.stypes, w.recv, w.rcounts,
+                                        w.displs, w.rtypes)) {
+      w.pair.close();
       System.gc();
       req.waitFor();
     }
-    for (int r = 0; r < size; r++) {
-      assertEquals(100 * r + 2 * rank, recv[2 * r]);
-      assertEquals(100 * r + 2 * rank + 1, recv[2 * r + 1]);
-    }
+    w.check();
+    int[] displs = w.displs;
+    double[] send = w.send;
     int[] twos = new int[size];
     java.util.Arrays.fill(twos, 2);
     DatatypeVector doubles = new DatatypeVector();

@@ -28,6 +28,9 @@ seeds = {
               struct.pack('<HHH', 1, 2, 3) + g.boolean(True) + struct.pack('<b', -1) + g.string('t')),
     'map': (8, g.size(1) + g.string('k') + g.size(2) + g.f64(1.0) + g.f64(-1.0)),
     'nested_strings': (9, g.size(2) + g.size(1) + g.string('a') + g.size(0)),
+    # chain{[1], "a"} -> chain{[], ""} -> chain{[2, 3], "bc"} -> back to the second (a rho)
+    'chain': (10, g.ref_new(1) + g.i32_array([1]) + g.string('a') + g.ref_new(2) + g.i32_array([]) +
+              g.string('') + g.ref_new(3) + g.i32_array([2, 3]) + g.string('bc') + g.ref_old(2)),
 }
 
 out = os.path.join(HERE, 'corpus')

@@ -47,6 +47,13 @@ struct list_node {
 };
 OOMPI_TRANSPORTABLE(list_node, data, other, next);
 
+struct chain {  // a linear chain: read and written without the identity table
+  std::vector<std::int32_t> data;
+  std::string name;
+  std::shared_ptr<chain> next;
+};
+OOMPI_TRANSPORTABLE(chain, data, name, next);
+
 struct tree {
   std::int32_t value = 0;
   std::vector<std::shared_ptr<tree>> kids;
@@ -102,6 +109,14 @@ void cut(std::shared_ptr<list_node> head) {
     }
   });
 }
+void cut(std::shared_ptr<chain> head) {
+  cut_graph(std::move(head), [](chain& n, auto& todo, bool clear = false) {
+    if (clear)
+      n.next.reset();
+    else
+      todo.push_back(n.next);
+  });
+}
 void cut(std::shared_ptr<tree> root) {
   cut_graph(std::move(root), [](tree& t, auto& todo, bool clear = false) {
     if (clear)
@@ -145,12 +160,12 @@ void expect_canonical(const std::uint8_t* data, std::size_t size, const T& value
 }
 
 /// Number of message types decode() knows.
-inline constexpr int type_count = 10;
+inline constexpr int type_count = 11;
 
 /// Reads [data, data + size) as message type `which % type_count`, checks what it can and frees
 /// the result. Throws oompi::serialization_error for bytes that are not such a message.
 inline void decode(std::uint8_t which, const std::uint8_t* data, std::size_t size) {
-  switch (which % 10) {
+  switch (which % type_count) {
     case 0: {
       auto head = oompi::from_bytes<std::shared_ptr<fz::list_node>>(data, size);
       fz::expect_canonical(data, size, head);
@@ -196,6 +211,12 @@ inline void decode(std::uint8_t which, const std::uint8_t* data, std::size_t siz
     }
     case 8: {
       (void)oompi::from_bytes<std::map<std::string, std::vector<double>>>(data, size);
+      break;
+    }
+    case 10: {
+      auto head = oompi::from_bytes<std::shared_ptr<fz::chain>>(data, size);
+      fz::expect_canonical(data, size, head);
+      fz::cut(std::move(head));
       break;
     }
     default: {

@@ -13,6 +13,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdlib>
@@ -486,6 +487,178 @@ TEST_CASE("a list of 10^6 nodes round-trips") {
   CHECK(in_order);
   deep::dismantle(head);
   deep::dismantle(r);
+}
+
+// --- linear chains: a root std::shared_ptr to a type whose only reference is its last field ---
+
+namespace linear {
+struct lnode {
+  static inline int live = 0;
+  lnode() { ++live; }
+  lnode(const lnode&) = delete;
+  lnode& operator=(lnode&&) = default;
+  ~lnode() { --live; }
+  std::vector<std::int32_t> data;
+  std::string name;
+  bool flag = false;
+  std::shared_ptr<lnode> next;
+};
+OOMPI_TRANSPORTABLE(lnode, data, name, flag, next);
+
+// n nodes; the last one's next is node `back` (a cycle), or null when back < 0.
+std::vector<std::shared_ptr<lnode>> make(int n, int back) {
+  std::vector<std::shared_ptr<lnode>> v;
+  for (int i = 0; i < n; ++i) {
+    v.push_back(std::make_shared<lnode>());
+    v.back()->data.assign(static_cast<std::size_t>(i % 3), i);
+    v.back()->name = std::string(static_cast<std::size_t>(i % 2), 'x');
+    v.back()->flag = i % 2 == 1;
+    if (i > 0) v[static_cast<std::size_t>(i) - 1]->next = v.back();
+  }
+  if (back >= 0 && n > 0) v.back()->next = v[static_cast<std::size_t>(back)];
+  return v;
+}
+// The shape of a received list: its nodes' fields in order, then the index the last link goes
+// back to (-1 for null). Breaks the list apart (iteratively) as it goes.
+std::string shape_of(std::shared_ptr<lnode> head) {
+  std::vector<lnode*> seen;
+  std::string out;
+  std::shared_ptr<lnode> keep = head;
+  for (lnode* p = head.get(); p;) {
+    const auto at = std::find(seen.begin(), seen.end(), p);
+    if (at != seen.end()) return out + "->" + std::to_string(at - seen.begin());
+    seen.push_back(p);
+    out += "[" + std::to_string(p->data.size()) + p->name + (p->flag ? "t" : "f") + "]";
+    p = p->next.get();
+  }
+  return out + "->-1";
+}
+void release(std::vector<std::shared_ptr<lnode>>& v) {
+  for (auto& n : v) n->next.reset();
+  v.clear();
+}
+void release(std::shared_ptr<lnode>& head) {
+  std::vector<lnode*> seen;
+  for (lnode* p = head.get(); p && std::find(seen.begin(), seen.end(), p) == seen.end();
+       p = p->next.get())
+    seen.push_back(p);
+  std::vector<std::shared_ptr<lnode>> hold;
+  for (lnode* p : seen) hold.push_back(p->next);  // keep each alive while its link is cut
+  for (lnode* p : seen) p->next.reset();
+  hold.clear();
+  head.reset();
+}
+}  // namespace linear
+
+TEST_CASE("linear chains use no identity table and keep the general path's bytes") {
+  using linear::lnode;
+  using oompi::wire::detail::linear_root;
+  static_assert(linear_root<std::shared_ptr<lnode>>::value);
+  static_assert(linear_root<std::shared_ptr<deep::chain>>::value);
+  static_assert(!linear_root<std::shared_ptr<golden::list_node>>::value);  // `other` is a reference
+  static_assert(!linear_root<std::shared_ptr<deep::head_first>>::value);   // link not last
+  static_assert(!linear_root<std::shared_ptr<const lnode>>::value);
+  static_assert(!linear_root<lnode>::value);  // by value: the general path
+  // {nodes, index the last one links back to (-1: null)}: plain lists, a self loop, a full
+  // cycle (Brent's mu = 0), rho shapes with tails of 1 and 3 before the cycle
+  const std::vector<std::pair<int, int>> shapes = {{0, -1}, {1, -1}, {5, -1}, {1, 0}, {4, 0},
+                                                  {7, 3},  {5, 4},  {2, 1},  {9, 1}};
+  for (const auto& [n, back] : shapes) {
+    CAPTURE(n, back);
+    auto v = linear::make(n, back);
+    std::shared_ptr<lnode> head = n ? v.front() : nullptr;
+    oompi::byte_buffer general;
+    {
+      oompi::wire::output_archive ar(general);
+      ar(head);  // through cereal's dispatch: the identity table
+    }
+    const bytes fast = oompi::to_bytes(head);
+    REQUIRE(fast.size() == general.size());
+    CHECK(std::memcmp(fast.data(), general.data(), fast.size()) == 0);
+    const std::string expect = linear::shape_of(head);
+    // read by the linear reader and by the general one
+    auto a = oompi::from_bytes<std::shared_ptr<lnode>>(fast);
+    std::shared_ptr<lnode> b;
+    {
+      oompi::wire::input_archive ar(fast.data(), fast.size());
+      ar(b);
+      ar.finish();
+    }
+    CHECK(linear::shape_of(a) == expect);
+    CHECK(linear::shape_of(b) == expect);
+    linear::release(a);
+    linear::release(b);
+    linear::release(v);
+    head.reset();
+    CHECK(lnode::live == 0);
+  }
+}
+
+TEST_CASE("a linear chain's bad input is rejected and frees what it built") {
+  using linear::lnode;
+  auto v = linear::make(6, 2);
+  const bytes good = oompi::to_bytes(v.front());
+  linear::release(v);
+  auto load = [](const bytes& b) {
+    auto r = oompi::from_bytes<std::shared_ptr<lnode>>(b);
+    linear::release(r);
+  };
+  // every truncation
+  int rejected = 0;
+  for (std::size_t n = 0; n < good.size(); ++n) {
+    try {
+      load(bytes(good.begin(), good.begin() + static_cast<long>(n)));
+    } catch (const oompi::serialization_error&) {
+      ++rejected;
+    }
+  }
+  CHECK(rejected == static_cast<int>(good.size()));
+  CHECK(lnode::live == 0);
+  // the closing back-reference (last 4 bytes: id 3) names an object not yet read, or is 0x7fffffff
+  for (std::uint32_t id : {7u, 0x7fffffffu}) {
+    bytes b = good;
+    std::memcpy(b.data() + b.size() - 4, &id, 4);
+    CHECK_THROWS_AS(load(b), oompi::serialization_error);
+    CHECK(lnode::live == 0);
+  }
+  // the closing link made a new object out of sequence (id 9 where 7 is due), or trailing bytes
+  {
+    bytes b = good;
+    const std::uint32_t id = 0x80000009u;
+    std::memcpy(b.data() + b.size() - 4, &id, 4);
+    CHECK_THROWS_AS(load(b), oompi::serialization_error);
+    b = good;
+    b.push_back(std::byte{0});
+    CHECK_THROWS_AS(load(b), oompi::serialization_error);
+    CHECK(lnode::live == 0);
+  }
+  // a read that fails before its first reference leaves the receiving pointer alone; one that
+  // fails later leaves it holding an emptied node, as the general reader does
+  {
+    auto old = std::make_shared<lnode>();
+    old->name = "old";
+    std::shared_ptr<lnode> target = old;
+    CHECK_THROWS_AS(oompi::from_bytes(good.data(), 3, target), oompi::serialization_error);
+    CHECK(target == old);
+    CHECK(target->name == "old");
+    CHECK_THROWS_AS(oompi::from_bytes(good.data(), good.size() - 1, target),
+                    oompi::serialization_error);
+    REQUIRE(target);
+    CHECK(target != old);
+    CHECK(target->data.empty());
+    CHECK(target->next == nullptr);
+    target.reset();
+    old.reset();
+    CHECK(lnode::live == 0);
+  }
+  // a cycle of 200000 nodes that fails at its last byte is freed without recursion
+  {
+    auto w = linear::make(200000, 0);
+    const bytes big = oompi::to_bytes(w.front());
+    linear::release(w);
+    CHECK_THROWS_AS(load(bytes(big.begin(), big.end() - 1)), oompi::serialization_error);
+    CHECK(lnode::live == 0);
+  }
 }
 
 TEST_CASE("a graph too deep for the stack fails with serialization_error") {

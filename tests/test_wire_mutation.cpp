@@ -44,8 +44,8 @@ bytes encoded(const std::vector<std::byte>& b) {
 std::vector<seed> seeds() {
   std::vector<seed> out;
   const std::string dir = OOMPI_SOURCE_DIR "/fuzz/corpus/";
-  for (const char* name : {"ints", "list", "map", "mixed", "nest", "nested_strings", "shape",
-                           "string", "tree", "unode"}) {
+  for (const char* name : {"chain", "ints", "list", "map", "mixed", "nest", "nested_strings",
+                           "shape", "string", "tree", "unode"}) {
     std::ifstream in(dir + name + ".bin", std::ios::binary);
     REQUIRE(in.good());
     bytes raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -64,6 +64,18 @@ std::vector<seed> seeds() {
     }
     out.push_back({0, encoded(oompi::to_bytes(n[0]))});
     for (auto& p : n) p->next.reset(), p->other.reset();
+  }
+  {  // a linear chain of eight: three nodes, then a cycle of five
+    std::vector<std::shared_ptr<fz::chain>> n;
+    for (int i = 0; i < 8; ++i) {
+      n.push_back(std::make_shared<fz::chain>());
+      n.back()->data = {i, i * 7};
+      n.back()->name = std::string(static_cast<std::size_t>(i % 3), 'c');
+      if (i > 0) n[i - 1]->next = n.back();
+    }
+    n.back()->next = n[3];
+    out.push_back({10, encoded(oompi::to_bytes(n[0]))});
+    for (auto& p : n) p->next.reset();
   }
   {
     fz::shape s;

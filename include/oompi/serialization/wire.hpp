@@ -349,6 +349,10 @@ public:
     return obj;
   }
 
+  /// The next object id, for an object that is not entered in the table (a linear chain at the
+  /// root of a message, detail::save_linear_chain: nothing else can refer to it).
+  std::uint32_t untracked_id() { return take_id(); }
+
   void enter() {
     ++depth_;
     if (oompi::detail::stack_exhausted(limit_, depth_)) detail::too_deep();
@@ -467,6 +471,22 @@ public:
     p.reset(raw);
     objects_->push_back(detail::object_entry{raw, nullptr, detail::key_of<U>()});
     return raw;
+  }
+
+  /// Reads a reference id of a linear chain at the root of a message (detail::load_linear_chain),
+  /// whose `known` objects so far are all in the chain: 0, a new id (known + 1, is_new set) or a
+  /// back-reference to one of them.
+  std::uint32_t read_chain_id(std::uint32_t known, bool& is_new) {
+    const auto id = read_value<std::uint32_t>();
+    if (id == 0) return 0;
+    if (id & new_object_flag) {
+      const std::uint32_t n = id & ~new_object_flag;
+      if (n != known + 1) fail(problem::new_id, n, std::uint64_t{known} + 1, 4);
+      is_new = true;
+      return n;
+    }
+    if (id > known) fail(problem::early_reference, id, 0, 4);
+    return id;
   }
 
   void enter() {
@@ -871,6 +891,142 @@ void load_fields(input_archive& ar, T& first) {
   }
 }
 
+// Linear chains. When the last field of T is a std::shared_ptr<T> and no other field can hold a
+// reference (numbers, strings, vectors of numbers), the objects of a message whose root is a
+// std::shared_ptr<T> are exactly root, root->next, ...: a list, maybe closed into a cycle. Such a
+// message needs no identity table (as Java's WirePlan.writeRoot): the writer finds the end or
+// the cycle first (Brent: mu nodes before the cycle, lambda in it) and numbers the nodes in
+// order; the reader counts them, and the one back-reference a list can hold (the link closing
+// its cycle) is the id-th node from the root. Same bytes as the general path.
+
+template <class F>
+inline constexpr bool leaf_field_v =
+    (std::is_arithmetic_v<F> && !std::is_same_v<F, long double>) || packed_array<F>::value;
+
+template <class T, std::size_t... I>
+constexpr bool leading_leaves(std::index_sequence<I...>) {
+  return (leaf_field_v<field_type_t<T, I>> && ...);
+}
+
+template <class T, class = void>
+struct linear_chain : std::false_type {};
+template <class T>
+struct linear_chain<T, std::enable_if_t<oompi::detail::has_transportable_fields_v<T>>> {
+  using F = oompi::detail::fields_of<T>;
+  using L = field_type_t<T, F::count - 1>;
+  static constexpr bool value = link_of<L>::kind == link_kind::shared && is_tail_link_v<L, T> &&
+                                leading_leaves<T>(std::make_index_sequence<F::count - 1>{});
+};
+/// Is T (the root of a message) a std::shared_ptr to a linear chain type?
+template <class T>
+struct linear_root : std::false_type {};
+template <class U>
+struct linear_root<std::shared_ptr<U>>
+    : std::bool_constant<!std::is_const_v<U> && !std::is_volatile_v<U> && linear_chain<U>::value> {};
+
+template <class T>
+const std::shared_ptr<T>& chain_link(const T& obj) noexcept {
+  using F = oompi::detail::fields_of<T>;
+  return obj.*(std::get<F::count - 1>(F::list).member);
+}
+template <class T>
+std::shared_ptr<T>& chain_link(T& obj) noexcept {
+  using F = oompi::detail::fields_of<T>;
+  return obj.*(std::get<F::count - 1>(F::list).member);
+}
+
+template <class T>
+void save_linear_chain(output_archive& ar, const T* o) {
+  using F = oompi::detail::fields_of<T>;
+  constexpr std::uint64_t none = ~std::uint64_t{0};
+  std::uint64_t mu = none, lambda = 0;  // no cycle: the list ends in null
+  if (o != nullptr) {
+    std::uint64_t power = 1, lam = 1;
+    const T* tortoise = o;
+    const T* hare = chain_link(*o).get();
+    while (hare != nullptr && hare != tortoise) {
+      if (power == lam) {
+        tortoise = hare;
+        power <<= 1;
+        lam = 0;
+      }
+      hare = chain_link(*hare).get();
+      ++lam;
+    }
+    if (hare != nullptr) {
+      lambda = lam;
+      const T* t = o;
+      const T* h = o;
+      for (std::uint64_t i = 0; i < lambda; ++i) h = chain_link(*h).get();
+      for (mu = 0; t != h; ++mu) {
+        t = chain_link(*t).get();
+        h = chain_link(*h).get();
+      }
+    }
+  }
+  const std::uint64_t end = mu == none ? none : mu + lambda;  // index of the first repeat
+  std::uint32_t mu_id = 0;
+  for (std::uint64_t index = 0;; ++index) {
+    if (o == nullptr) {
+      ar.write_value<std::uint32_t>(0);
+      return;
+    }
+    if (index == end) {
+      ar.write_value<std::uint32_t>(mu_id);
+      return;
+    }
+    const std::uint32_t id = ar.untracked_id();
+    if (index == mu) mu_id = id;
+    ar.write_value<std::uint32_t>(id | new_object_flag);
+    save_leading(ar, *o, std::make_index_sequence<F::count - 1>{});
+    o = chain_link(*o).get();
+  }
+}
+
+/// Empties a partly read chain front to back (a long one is not destroyed recursively, a cycle
+/// is broken); the root stays, empty, as after a failed read of any other graph.
+template <class T>
+void abandon_linear_chain(std::shared_ptr<T>& root) noexcept {
+  if (!root) return;
+  std::shared_ptr<T> rest = std::move(chain_link(*root));
+  reset_object<T>(root.get());
+  while (rest) {
+    std::shared_ptr<T> after = std::move(chain_link(*rest));
+    reset_object<T>(rest.get());
+    rest = std::move(after);
+  }
+}
+
+/// `started` tells whether root was replaced (what to empty if the read fails).
+template <class T>
+void load_linear_chain(input_archive& ar, std::shared_ptr<T>& root, bool& started) {
+  using F = oompi::detail::fields_of<T>;
+  static_assert(std::is_default_constructible_v<T>,
+                "oompi: objects received through a reference are default-constructed first; "
+                "give the type a default constructor");
+  std::shared_ptr<T>* link = &root;
+  for (std::uint32_t known = 0;;) {
+    bool is_new = false;
+    const std::uint32_t id = ar.read_chain_id(known, is_new);
+    started = true;
+    if (id == 0) {
+      link->reset();
+      return;
+    }
+    if (!is_new) {  // closes a cycle: node id, counted from the root
+      const std::shared_ptr<T>* target = &root;
+      for (std::uint32_t k = 1; k < id; ++k) target = &chain_link(**target);
+      *link = *target;
+      return;
+    }
+    *link = std::make_shared<T>();
+    ++known;
+    T& obj = **link;
+    load_leading(ar, obj, std::make_index_sequence<F::count - 1>{});
+    link = &chain_link(obj);
+  }
+}
+
 }  // namespace detail
 
 template <class T, std::enable_if_t<oompi::detail::has_transportable_fields_v<T>, int> = 0>
@@ -922,18 +1078,32 @@ inline constexpr bool is_transportable_v =
 template <class T>
 void save(byte_buffer& out, const T& obj) {
   output_archive ar(out);
-  ar(obj);
+  if constexpr (detail::linear_root<T>::value)
+    detail::save_linear_chain(ar, obj.get());
+  else
+    ar(obj);
 }
 /// Reads obj from exactly [data, data + size).
 template <class T>
 void load(const void* data, std::size_t size, T& obj) {
   input_archive ar(data, size);
-  try {
-    ar(obj);
-    ar.finish();
-  } catch (...) {
-    ar.abandon();
-    throw;
+  if constexpr (detail::linear_root<T>::value) {
+    bool started = false;
+    try {
+      detail::load_linear_chain(ar, obj, started);
+      ar.finish();
+    } catch (...) {
+      if (started) detail::abandon_linear_chain(obj);
+      throw;
+    }
+  } else {
+    try {
+      ar(obj);
+      ar.finish();
+    } catch (...) {
+      ar.abandon();
+      throw;
+    }
   }
 }
 /// A slice of an array of objects, encoded as a std::vector<T> of its elements (one graph).

@@ -117,12 +117,17 @@ void cut(std::shared_ptr<chain> head) {
       todo.push_back(n.next);
   });
 }
+// A parent may be reachable only weakly and still be alive, held by a strong cycle of its own
+// (a hostile message can describe that): follow parents too, as a user freeing the tree would.
 void cut(std::shared_ptr<tree> root) {
   cut_graph(std::move(root), [](tree& t, auto& todo, bool clear = false) {
-    if (clear)
+    if (clear) {
       t.kids.clear();
-    else
+      t.parent.reset();
+    } else {
       todo.insert(todo.end(), t.kids.begin(), t.kids.end());
+      todo.push_back(t.parent.lock());
+    }
   });
 }
 void cut(unode& u) {  // unique chains: unlink iteratively in both directions

@@ -54,6 +54,23 @@ struct bench_support {
     }
     return MPI_Wtime() - t0;
   }
+  /// iters of MPI_Irecv from this rank + MPI_Isend to it + MPI_Wait of both (MPI_STATUS_IGNORE)
+  /// over MPI_COMM_WORLD: one process, no peer, so a binding's cost per request is most of what
+  /// differs from it (JavaBench --self). Returns seconds.
+  static double raw_nonblocking_self(rt::buffer& recv, const rt::buffer& send, int iters) {
+    int me = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    const int bytes = static_cast<int>(send.count * send.extent);
+    MPI_Request r, s;
+    const double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i) {
+      MPI_Irecv(recv.data, bytes, MPI_BYTE, me, 0, MPI_COMM_WORLD, &r);
+      MPI_Isend(send.data, bytes, MPI_BYTE, me, 0, MPI_COMM_WORLD, &s);
+      MPI_Wait(&s, MPI_STATUS_IGNORE);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    return MPI_Wtime() - t0;
+  }
   /// The raw C baseline of the RMA benches: a window over the buffer's bytes (MPI_Win_create,
   /// disp_unit 1, collective over MPI_COMM_WORLD; the memory must stay where it is until
   /// raw_win_free), returned as its Fortran handle (an int in every MPI).

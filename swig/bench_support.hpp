@@ -71,6 +71,22 @@ struct bench_support {
     }
     return MPI_Wtime() - t0;
   }
+  /// raw_nonblocking_self through the facade's bare-handle calls, which the Java light
+  /// requests make (comm::isend_native/irecv_native, request::wait_native and its status):
+  /// the C++ share of the binding's cost per request.
+  static double facade_nonblocking_self(const rt::comm& c, rt::buffer& recv,
+                                        const rt::buffer& send, int iters) {
+    const int me = c.rank();
+    std::int64_t sink = 0;
+    const double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i) {
+      MPI_Request r = c.irecv_native(recv, me, 0);
+      MPI_Request s = c.isend_native(send, me, 0);
+      sink += rt::request::wait_native(s).count_bytes();
+      sink += rt::request::wait_native(r).count_bytes();
+    }
+    return MPI_Wtime() - t0 + (sink < 0 ? 1 : 0);
+  }
   /// The raw C baseline of the RMA benches: a window over the buffer's bytes (MPI_Win_create,
   /// disp_unit 1, collective over MPI_COMM_WORLD; the memory must stay where it is until
   /// raw_win_free), returned as its Fortran handle (an int in every MPI).

@@ -542,6 +542,10 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
     Young() { synchronized (RINGS) { RINGS.add(this); } }
   }
   private static final ThreadLocal<Young> YOUNG = ThreadLocal.withInitial(Young::new);
+  /** The ring of the thread that made the last light request: a plain field read racily, safe
+   *  because a Young's owner is final and only its owner touches the rest (saves the
+   *  ThreadLocal look-up while one thread makes the requests). */
+  private static Young lastRing;
   private static final long NULL_HANDLE = lightNull();
 
   private static $javaclassname light(long handle, java.nio.Buffer buf, boolean receive) {
@@ -551,8 +555,10 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
     r.lightReceive = receive;
     r.lightHandle = handle;
     r.lightBuffer = buf;
-    Young y = YOUNG.get();
-    r.lightOwner = y.owner;
+    long me = Thread.currentThread().getId();
+    Young y = lastRing;
+    if (y == null || y.owner != me) lastRing = y = YOUNG.get();
+    r.lightOwner = me;
     $javaclassname old = y.ring[y.next];
     y.ring[y.next] = r;
     y.next = (y.next + 1) & 15;

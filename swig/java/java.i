@@ -431,17 +431,19 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
 %}
 
 // --- requests: light mode -----------------------------------------------------------------
-// comm.isend/irecv of a direct buffer (in native order, the Port fast paths' kinds) make a
-// "light" request: the bare MPI_Request as a long and the buffer in a field, no native object,
-// no global reference, no Cleaner, no lock or fence. The buffer's memory stays valid while MPI
-// may use it because the request keeps the buffer reachable and the request itself is held
-// (strongly) by its thread's ring of the 16 youngest light requests; one still pending when 16
-// younger ones have been made on that thread gets a Cleaner then, whose action (Light) holds
-// the buffer and, if the request is collected pending, hands handle and buffer to a native
-// request that is dropped at once: the facade's reclaim list completes it on the MPI thread (as
-// for any request dropped pending). Rings are never freed (a thread's end must not drop its
-// pending requests): 16 slots per thread that ever made a light request. Anything only native
-// requests do (cancel, start, a RequestVector, delete) first turns it native (makeNative).
+// comm.isend/irecv of a direct buffer (in native order, the Port fast paths' kinds) make a "light"
+// request: the bare MPI_Request as a long and the buffer in a field, no native object, no global
+// reference, no Cleaner, no other object, no lock or fence; waitFor/test get the status packed in
+// the long they return (no slot, no Status kept). The buffer's memory stays valid while MPI may
+// use it because the request keeps the buffer reachable and the request itself is held (strongly)
+// by its thread's ring of the 16 youngest light requests; one still pending when 16 younger ones
+// have been made on that thread gets a Cleaner then (promote, on that thread; a completion on
+// another thread locks against it), whose action (Light) holds the buffer and, if the request is
+// collected pending, hands handle and buffer to a native request that is dropped at once: the
+// facade's reclaim list completes it on the MPI thread (as for any request dropped pending). Rings
+// are never freed (a thread's end must not drop its pending requests): 16 slots per thread that
+// ever made a light request. Anything only native requests do (cancel, start, a RequestVector,
+// delete) first turns it native (makeNative).
 %rename(waitNative) oompi::rt::request::wait;
 %rename(testNative) oompi::rt::request::test;
 %rename(cancelNative) oompi::rt::request::cancel;

@@ -6,11 +6,13 @@
 #include <vector>
 
 namespace oompi::rt::detail {
+
+std::atomic<bool> g_reclaim_nonempty{false};
+
 namespace {
 
 struct reclaim_list {
   std::mutex mutex;
-  std::atomic<bool> nonempty{false};
   std::vector<MPI_Datatype> types;
   std::vector<MPI_Group> groups;
   std::vector<MPI_Info> infos;
@@ -32,7 +34,7 @@ void defer_type_free(MPI_Datatype type) noexcept {
   try {
     std::lock_guard<std::mutex> lock(l.mutex);
     l.types.push_back(type);
-    l.nonempty.store(true, std::memory_order_release);
+    g_reclaim_nonempty.store(true, std::memory_order_release);
   } catch (...) {
     // Out of memory: leak the handle rather than free it on the wrong thread.
   }
@@ -44,7 +46,7 @@ void defer_group_free(MPI_Group group) noexcept {
   try {
     std::lock_guard<std::mutex> lock(l.mutex);
     l.groups.push_back(group);
-    l.nonempty.store(true, std::memory_order_release);
+    g_reclaim_nonempty.store(true, std::memory_order_release);
   } catch (...) {
     // Out of memory: leak the handle rather than free it on the wrong thread.
   }
@@ -58,7 +60,7 @@ void defer(std::vector<H> reclaim_list::*v, H h) noexcept {
   try {
     std::lock_guard<std::mutex> lock(l.mutex);
     (l.*v).push_back(h);
-    l.nonempty.store(true, std::memory_order_release);
+    g_reclaim_nonempty.store(true, std::memory_order_release);
   } catch (...) {
     // Out of memory: leak the handle rather than free it on the wrong thread.
   }
@@ -84,7 +86,7 @@ void orphan(oompi::request&& r) noexcept {
   try {
     std::lock_guard<std::mutex> lock(l.mutex);
     l.orphans.push_back(std::move(r));
-    l.nonempty.store(true, std::memory_order_release);
+    g_reclaim_nonempty.store(true, std::memory_order_release);
   } catch (...) {
     // Keep the memory alive forever rather than let MPI write into freed memory.
     (void)r.release_keep().release();
@@ -92,9 +94,8 @@ void orphan(oompi::request&& r) noexcept {
   }
 }
 
-void drain() noexcept {
+void drain_slow() noexcept {
   auto& l = list();
-  if (!l.nonempty.load(std::memory_order_acquire)) return;
   if (!oompi::detail::mpi_usable()) return;
   std::vector<MPI_Datatype> types;
   std::vector<MPI_Group> groups;
@@ -119,7 +120,7 @@ void drain() noexcept {
         ++i;
       }
     }
-    l.nonempty.store(!l.orphans.empty(), std::memory_order_release);
+    g_reclaim_nonempty.store(!l.orphans.empty(), std::memory_order_release);
   }
   for (auto& t : types) MPI_Type_free(&t);
   for (auto& g : groups) MPI_Group_free(&g);
@@ -143,7 +144,7 @@ void drain_before_finalize() noexcept {
     keyvals.swap(l.keyvals);
     orphans.swap(l.orphans);
     comms.swap(l.comms);
-    l.nonempty.store(false, std::memory_order_release);
+    g_reclaim_nonempty.store(false, std::memory_order_release);
   }
   if (!oompi::detail::mpi_usable()) return;
   // A send nobody receives cannot always be cancelled (Open MPI ignores MPI_Cancel on sends):

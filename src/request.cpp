@@ -52,8 +52,16 @@ request::request(oompi::prequest p, std::unique_ptr<keep_alive> keep)
     : st_(std::make_shared<state>(std::move(p), std::move(keep))) {}
 
 status request::wait_native(MPI_Request& h) {
-  oompi::request r(std::exchange(h, MPI_REQUEST_NULL));
-  return status(r.wait());
+  // oompi::request::wait's steps on the bare handle (no request object built and destroyed
+  // around them: this completes every light request of the bindings).
+  oompi::status s;
+  if (h == MPI_REQUEST_NULL) return status(s);
+  oompi::detail::require_running("MPI_Wait");
+  if (const int rc = MPI_Wait(&h, &s.native()); rc != MPI_SUCCESS) {
+    oompi::detail::free_failed(h);  // complete (failed): MPI is done with the buffer
+    oompi::detail::throw_mpi_error("MPI_Wait", rc);
+  }
+  return status(s);
 }
 
 bool request::test_native(MPI_Request& h, status& out) {

@@ -54,6 +54,39 @@ struct bench_support {
     }
     return MPI_Wtime() - t0;
   }
+  /// iters of MPI_Irecv from this rank + MPI_Isend to it + MPI_Wait of both (MPI_STATUS_IGNORE)
+  /// over MPI_COMM_WORLD: one process, no peer, so a binding's cost per request is most of what
+  /// differs from it (JavaBench --self). Returns seconds.
+  static double raw_nonblocking_self(rt::buffer& recv, const rt::buffer& send, int iters) {
+    int me = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    const int bytes = static_cast<int>(send.count * send.extent);
+    MPI_Request r, s;
+    const double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i) {
+      MPI_Irecv(recv.data, bytes, MPI_BYTE, me, 0, MPI_COMM_WORLD, &r);
+      MPI_Isend(send.data, bytes, MPI_BYTE, me, 0, MPI_COMM_WORLD, &s);
+      MPI_Wait(&s, MPI_STATUS_IGNORE);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    return MPI_Wtime() - t0;
+  }
+  /// raw_nonblocking_self through the facade's bare-handle calls, which the Java light
+  /// requests make (comm::isend_native/irecv_native, request::wait_native and its status):
+  /// the C++ share of the binding's cost per request.
+  static double facade_nonblocking_self(const rt::comm& c, rt::buffer& recv,
+                                        const rt::buffer& send, int iters) {
+    const int me = c.rank();
+    std::int64_t sink = 0;
+    const double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i) {
+      MPI_Request r = c.irecv_native(recv, me, 0);
+      MPI_Request s = c.isend_native(send, me, 0);
+      sink += rt::request::wait_native(s).count_bytes();
+      sink += rt::request::wait_native(r).count_bytes();
+    }
+    return MPI_Wtime() - t0 + (sink < 0 ? 1 : 0);
+  }
   /// The raw C baseline of the RMA benches: a window over the buffer's bytes (MPI_Win_create,
   /// disp_unit 1, collective over MPI_COMM_WORLD; the memory must stay where it is until
   /// raw_win_free), returned as its Fortran handle (an int in every MPI).

@@ -25,6 +25,11 @@ import org.oompi.UserFunction;
  *
  * Options: --rounds=N --first-round=R --quick --sizes=8,1024 --systems=raw_c,java_nonblocking
  * (a subset, for quick comparisons; the default is every size and system)
+ *
+ * --self[=blocks] (rank 0 alone, nothing else runs): the nonblocking path without a peer, 8 B
+ * irecv from self + isend to self + two waitFor (try-with-resources) against the same in C
+ * (MPI_Irecv/MPI_Isend/MPI_Wait, BenchSupport.rawNonblockingSelf), blocks alternated; prints
+ * the fastest block's ns per iteration of each (a plain line, robust to a loaded machine).
  */
 public final class JavaBench {
   static final List<String> out = new ArrayList<>();
@@ -67,6 +72,10 @@ public final class JavaBench {
       Comm world = Comm.world();
       int rank = world.getRank();
       int size = world.getSize();
+      if (opt(args, "self", null) != null) {
+        if (rank == 0) self(world, Integer.parseInt(opt(args, "self", "1")));
+        return;
+      }
       if (rank == 0) meta();
       if (size >= 2 && rank < 2) pingpong(world, rank, quick, rounds, first, args);
       world.barrier();
@@ -107,6 +116,29 @@ public final class JavaBench {
         + "\"notes\":[\"null and int-argument downcalls through the SWIG wrapper (with its exception handler);"
         + " director upcall = C++ calling NativeUserFunction.call (4 arguments + a Datatype proxy);"
         + " user op = MPI_Reduce_local of 1 int through a Java NativeUserFunction (addresses), and through a UserFunction over two ByteBuffer views\"]}");
+  }
+
+  static void self(Comm world, int blocks) {
+    blocks = Math.max(blocks, 200);
+    int iters = 2000, me = world.getRank();
+    ByteBuffer rb = Buffers.newByteBuffer(8), sb = Buffers.newByteBuffer(8);
+    double rawBest = Double.MAX_VALUE, javaBest = Double.MAX_VALUE, facadeBest = Double.MAX_VALUE;
+    for (int b = 0; b < blocks; b++) {
+      rawBest = Math.min(rawBest, BenchSupport.rawNonblockingSelf(rb, sb, iters));
+      facadeBest = Math.min(facadeBest, BenchSupport.facadeNonblockingSelf(world, rb, sb, iters));
+      double t0 = Environment.wtime();
+      for (int i = 0; i < iters; i++) {
+        try (Request q = world.irecv(rb, me, 0); Request s = world.isend(sb, me, 0)) {
+          s.waitFor();
+          q.waitFor();
+        }
+      }
+      javaBest = Math.min(javaBest, Environment.wtime() - t0);
+    }
+    System.out.printf("self 8 B irecv+isend+2 waitFor, fastest of %d blocks of %d: raw_c %.1f ns,"
+        + " facade (C++) %.1f ns, java %.1f ns, java - raw_c %.1f ns (%.2fx)%n", blocks, iters,
+        rawBest / iters * 1e9, facadeBest / iters * 1e9, javaBest / iters * 1e9,
+        (javaBest - rawBest) / iters * 1e9, javaBest / rawBest);
   }
 
   static int itersFor(int bytes, boolean quick) {

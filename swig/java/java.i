@@ -431,17 +431,19 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
 %}
 
 // --- requests: light mode -----------------------------------------------------------------
-// comm.isend/irecv of a direct buffer (in native order, the Port fast paths' kinds) make a
-// "light" request: the bare MPI_Request as a long and the buffer in a field, no native object,
-// no global reference, no Cleaner, no lock or fence. The buffer's memory stays valid while MPI
-// may use it because the request keeps the buffer reachable and the request itself is held
-// (strongly) by its thread's ring of the 16 youngest light requests; one still pending when 16
-// younger ones have been made on that thread gets a Cleaner then, whose action (Light) holds
-// the buffer and, if the request is collected pending, hands handle and buffer to a native
-// request that is dropped at once: the facade's reclaim list completes it on the MPI thread (as
-// for any request dropped pending). Rings are never freed (a thread's end must not drop its
-// pending requests): 16 slots per thread that ever made a light request. Anything only native
-// requests do (cancel, start, a RequestVector, delete) first turns it native (makeNative).
+// comm.isend/irecv of a direct buffer (in native order, the Port fast paths' kinds) make a "light"
+// request: the bare MPI_Request as a long and the buffer in a field, no native object, no global
+// reference, no Cleaner, no other object, no lock or fence; waitFor/test get the status packed in
+// the long they return (no slot, no Status kept). The buffer's memory stays valid while MPI may
+// use it because the request keeps the buffer reachable and the request itself is held (strongly)
+// by its thread's ring of the 16 youngest light requests; one still pending when 16 younger ones
+// have been made on that thread gets a Cleaner then (promote, on that thread; a completion on
+// another thread locks against it), whose action (Light) holds the buffer and, if the request is
+// collected pending, hands handle and buffer to a native request that is dropped at once: the
+// facade's reclaim list completes it on the MPI thread (as for any request dropped pending). Rings
+// are never freed (a thread's end must not drop its pending requests): 16 slots per thread that
+// ever made a light request. Anything only native requests do (cancel, start, a RequestVector,
+// delete) first turns it native (makeNative).
 %rename(waitNative) oompi::rt::request::wait;
 %rename(testNative) oompi::rt::request::test;
 %rename(cancelNative) oompi::rt::request::cancel;
@@ -500,20 +502,26 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
 %typemap(javacode) oompi::rt::request %{
   // Light mode (comm.isend/irecv of a direct buffer): see java.i.
   private transient boolean light;
-  private transient Light lightState;
-  private transient Status lightLast;
+  private transient boolean lightPending;
+  private transient boolean lightReceive;  // close() of a pending receive cancels it
+  private transient long lightHandle;  // the MPI_Request
+  private transient java.nio.Buffer lightBuffer;  // MPI's memory: reachable while pending
+  private transient long lightOwner;  // the id of the thread whose ring holds it
+  private transient Light lightState;  // once evicted pending: its Cleaner's action
+  private transient long lightPacked = -1;  // the last completion's status, packed (-1: none)
+  private transient Status lightLast;  // one that did not fit the packing
 
   /**
-   * A light request's operation: shared with its Cleaner's action (once it has one), which
-   * runs after the request was collected and reads it then (the collection orders the
-   * completing thread's plain writes before it): no volatile, no lock on the common path.
+   * The operation of a light request evicted pending from its thread's ring: its Cleaner's
+   * action, which runs after the request was collected and reads the fields then (the
+   * collection orders the completing thread's plain writes before it).
    */
   private static final class Light implements Runnable {
-    final long handle;  // the MPI_Request
-    final boolean receive;  // close() of a pending receive cancels it
+    final long handle;
+    final boolean receive;
     boolean pending = true;
-    java.nio.Buffer buffer;  // MPI's memory: reachable while pending
-    java.lang.ref.Cleaner.Cleanable cleanable;  // once 16 younger ones were made on its thread
+    java.nio.Buffer buffer;
+    java.lang.ref.Cleaner.Cleanable cleanable;
     Light(long handle, java.nio.Buffer buffer, boolean receive) {
       this.handle = handle;
       this.buffer = buffer;
@@ -531,38 +539,67 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   private static final class Young {
     static final java.util.List<Young> RINGS = new java.util.ArrayList<>();
     final $javaclassname[] ring = new $javaclassname[16];
+    final long owner = Thread.currentThread().getId();  // ids are never reused
     int next;
     Young() { synchronized (RINGS) { RINGS.add(this); } }
   }
   private static final ThreadLocal<Young> YOUNG = ThreadLocal.withInitial(Young::new);
+  /** The ring of the thread that made the last light request: a plain field read racily, safe
+   *  because a Young's owner is final and only its owner touches the rest (saves the
+   *  ThreadLocal look-up while one thread makes the requests). */
+  private static Young lastRing;
   private static final long NULL_HANDLE = lightNull();
 
   private static $javaclassname light(long handle, java.nio.Buffer buf, boolean receive) {
     $javaclassname r = new $javaclassname(0, false);
     r.light = true;
-    Light l = new Light(handle, buf, receive);
-    r.lightState = l;
-    Young y = YOUNG.get();
+    r.lightPending = true;
+    r.lightReceive = receive;
+    r.lightHandle = handle;
+    r.lightBuffer = buf;
+    long me = Thread.currentThread().getId();
+    Young y = lastRing;
+    if (y == null || y.owner != me) lastRing = y = YOUNG.get();
+    r.lightOwner = me;
     $javaclassname old = y.ring[y.next];
     y.ring[y.next] = r;
     y.next = (y.next + 1) & 15;
-    if (old != null && old.lightState.pending) old.promote();  // a completed one: no lock
+    if (old != null && old.lightPending) old.promote();  // a completed one: no lock
     return r;
   }
 
-  /** Evicted from its thread's ring: a pending one now gets a Cleaner (Light.run). */
+  /**
+   * Evicted from its thread's ring (on that thread) while pending: now it gets a Cleaner
+   * (Light.run). Locked against a completion on another thread (finish).
+   */
   private synchronized void promote() {
-    Light l = lightState;
-    if (!light || l == null || !l.pending || l.cleanable != null) return;
+    if (!light || !lightPending || lightState != null) return;
+    Light l = new Light(lightHandle, lightBuffer, lightReceive);
+    lightState = l;
     l.cleanable = NativeCleaner.CLEANER.register(this, l);
   }
 
-  /** The operation is complete (or failed, which completes it too): MPI has let go of the buffer. */
+  /**
+   * The operation is complete (or failed, which completes it too): MPI has let go of the
+   * buffer. On the owner thread no lock (promote runs there too); elsewhere locked against it.
+   */
   private void completed() {
+    if (Thread.currentThread().getId() == lightOwner) {
+      finish();
+    } else {
+      synchronized (this) { finish(); }
+    }
+  }
+
+  private void finish() {
+    lightPending = false;
+    lightBuffer = null;
     Light l = lightState;
-    l.pending = false;
-    l.buffer = null;
-    if (l.cleanable != null) l.cleanable.clean();  // promoted: unregistered (run() does nothing)
+    if (l != null) {  // promoted: unregistered (run() does nothing)
+      l.pending = false;
+      l.buffer = null;
+      l.cleanable.clean();
+    }
   }
 
   /** comm.isend of a direct buffer in native order as a light request; null for other buffers. */
@@ -590,50 +627,60 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
    */
   synchronized void makeNative() {
     if (!light) return;
-    Light l = lightState;
-    long p = lightAdopt(l.pending ? l.handle : NULL_HANDLE, l.pending ? l.buffer : null, l.receive);
-    completed();
+    boolean pending = lightPending;
+    long p = lightAdopt(pending ? lightHandle : NULL_HANDLE, pending ? lightBuffer : null,
+        lightReceive);
+    finish();
     swigCPtr = p;
     swigCMemOwn = true;
     swigCleanable = NativeCleaner.CLEANER.register(this, new SwigFree(p));
     light = false;
   }
 
+  /** A completion's status: packed (no object kept), or one that did not fit, kept whole. */
+  private Status completion(long packed) {
+    if (packed != -1) {
+      lightPacked = packed;
+      return Status.unpack(packed);
+    }
+    java.nio.ByteBuffer slot = Status.slot();
+    lightSpilled(slot);
+    lightPacked = -1;
+    return lightLast = new Status(slot);
+  }
+
   /** Blocks until the operation completes; returns its status. */
   public Status waitFor() {
     if (!light) return waitNative();
-    Light l = lightState;
-    if (!l.pending) return lightLast = new Status(0, 0, 0);  // as for a native one: a null request
-    java.nio.ByteBuffer slot = Status.slot();
+    if (!lightPending) return completion(Status.PACKED_ZERO);  // as a native one: a null request
+    long packed;
     try {
-      lightWait(l.handle, slot);
+      packed = lightWait(lightHandle);
     } finally {
       completed();
     }
-    return lightLast = new Status(slot);
+    return completion(packed);
   }
 
   /** The status if the operation has completed (completing it); null while pending. */
   public Status test() {
     if (!light) return testNative();
-    Light l = lightState;
-    if (!l.pending) return lightLast = new Status(0, 0, 0);
-    java.nio.ByteBuffer slot = Status.slot();
-    boolean done;
+    if (!lightPending) return completion(Status.PACKED_ZERO);
+    long packed;
     try {
-      done = lightTest(l.handle, slot);
+      packed = lightTest(lightHandle);
     } catch (RuntimeException | Error e) {
       completed();  // a failed operation is complete
       throw e;
     }
-    if (!done) return null;
+    if (packed == Long.MIN_VALUE) return null;  // status_not_done
     completed();
-    return lightLast = new Status(slot);
+    return completion(packed);
   }
 
   /** True until the operation has been completed by waitFor(), test() or a request set. */
   public boolean isPending() {
-    return light ? lightState.pending : isPendingNative();
+    return light ? lightPending : isPendingNative();
   }
 
   /** False for the requests of isend/irecv; the *Init calls make persistent requests. */
@@ -643,7 +690,8 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
 
   /** The status of the last completion (waitFor, test, a set function); null before. */
   public Status lastStatus() {
-    return light ? lightLast : lastStatusNative();
+    if (!light) return lastStatusNative();
+    return lightPacked != -1 ? Status.unpack(lightPacked) : lightLast;
   }
 
   /** Asks MPI to cancel the operation (waitFor() still has to complete it). */
@@ -664,7 +712,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
    */
   @Override
   public void close() {
-    if (light && !lightState.pending) {  // completed: nothing native to free, no lock
+    if (light && !lightPending) {  // completed: nothing native to free, no lock
       light = false;  // swigCPtr stays 0: a later call says "closed"
       return;
     }
@@ -1078,12 +1126,13 @@ OOMPI_JAVA_FAST_EXCEPTION(irecv_light)
 %enddef
 OOMPI_JAVA_LIGHT_EXCEPTION(light_wait)
 OOMPI_JAVA_LIGHT_EXCEPTION(light_test)
+OOMPI_JAVA_LIGHT_EXCEPTION(light_spilled)
 OOMPI_JAVA_LIGHT_EXCEPTION(light_adopt)
 OOMPI_JAVA_LIGHT_EXCEPTION(light_drop)
 OOMPI_JAVA_LIGHT_EXCEPTION(light_null)
 
-// Light requests (Request.java): the bare handle in, its completion's status into the
-// thread's status slot.
+// Light requests (Request.java): the bare handle in, its completion's status packed in a long
+// (oompi::java::pack_status; one that does not fit through the thread's status slot).
 %javamethodmodifiers oompi::rt::comm::isend_light "";
 %javamethodmodifiers oompi::rt::comm::irecv_light "";
 %extend oompi::rt::comm {
@@ -1099,16 +1148,20 @@ OOMPI_JAVA_LIGHT_EXCEPTION(light_null)
   }
 }
 %extend oompi::rt::request {
-  static void light_wait(long long handle, oompi::java::status_out out) {
+  // The status packed (oompi::java::pack_status): primitives only, in and out.
+  static long long light_wait(long long handle) {
     MPI_Request h = oompi::java::handle_of(handle);
-    oompi::java::write_status(out, oompi::rt::request::wait_native(h));
+    return oompi::java::pack_status(oompi::rt::request::wait_native(h));
   }
-  static bool light_test(long long handle, oompi::java::status_out out) {
+  static long long light_test(long long handle) {
     MPI_Request h = oompi::java::handle_of(handle);
     oompi::rt::status s;
-    if (!oompi::rt::request::test_native(h, s)) return false;
-    oompi::java::write_status(out, s);
-    return true;
+    if (!oompi::rt::request::test_native(h, s)) return oompi::java::status_not_done;
+    return oompi::java::pack_status(s);
+  }
+  // A status that did not fit the packing, from this thread's last light_wait/light_test.
+  static void light_spilled(oompi::java::status_out out) {
+    oompi::java::write_status(out, oompi::java::t_spilled);
   }
   // A native request (its pointer) owning handle and buffer.
   static long long light_adopt(long long handle, jobject buf, bool receive, JNIEnv* jni_env) {

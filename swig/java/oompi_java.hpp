@@ -924,6 +924,25 @@ inline MPI_Request handle_of(std::int64_t v) noexcept {
   std::memcpy(&h, &v, sizeof h);
   return h;
 }
+/// A completion's status packed into a long for Java: no slot to write, no object to make (the
+/// Java side unpacks it into a Status, which the JIT drops when the caller ignores it). Bits
+/// 0-30 the size in bytes, 31-46 source + 2, 47-61 tag + 2 (MPI's negative constants fit),
+/// 62 cancelled; an error code or a field out of range gives status_spilled (the status then
+/// waits in t_spilled for light_spilled, the same thread's next call).
+constexpr std::int64_t status_spilled = -1;
+constexpr std::int64_t status_not_done = INT64_MIN;  // light_test: still pending
+inline thread_local rt::status t_spilled;
+inline std::int64_t pack_status(const rt::status& s) noexcept {
+  const auto n = static_cast<std::uint64_t>(s.count_bytes());
+  const auto source = static_cast<std::uint64_t>(static_cast<std::int64_t>(s.source()) + 2);
+  const auto tag = static_cast<std::uint64_t>(static_cast<std::int64_t>(s.tag()) + 2);
+  if (s.error() != MPI_SUCCESS || n >> 31 || source >> 16 || tag >> 15) {
+    t_spilled = s;
+    return status_spilled;
+  }
+  return static_cast<std::int64_t>(n | source << 31 | tag << 47 |
+                                   std::uint64_t{s.cancelled()} << 62);
+}
 /// A native request owning a light request's handle and (by a global reference) its buffer:
 /// for what only native requests do (cancel, request sets), for close() of a pending one, and
 /// for a pending one that was collected (destroyed at once: the facade moves it to the reclaim

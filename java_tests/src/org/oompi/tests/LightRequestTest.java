@@ -3,6 +3,7 @@ package org.oompi.tests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.oompi.Buffers;
 import org.oompi.Comm;
+import org.oompi.MPI;
 import org.oompi.Request;
 import org.oompi.RequestVector;
 import org.oompi.Status;
@@ -239,5 +241,117 @@ class LightRequestTest {
       c.close();
       c.isend(Buffers.newIntBuffer(1), rank, 0);
     });
+  }
+
+  /**
+   * A light completion's status comes back packed in a long (java.i: source and tag to 16 and
+   * 15 bits, the size to 31); a tag beyond that takes the thread's status slot instead. Both,
+   * with ANY_SOURCE/ANY_TAG receives, in a loop long enough for the JIT to compile it (whose
+   * Status of an ignored result is dropped).
+   */
+  @Test
+  void packedAndSpilledStatuses() {
+    int bigTag = Math.min(Comm.tagUb(), 1 << 20);  // >= 32767: past 15 bits when MPI allows
+    int[] tags = {0, 5, 32765, bigTag};
+    ByteBuffer in = Buffers.newByteBuffer(24);
+    for (int i = 0; i < 20_000; i++) {
+      int tag = tags[i & 3];
+      int n = 1 + i % 6;
+      boolean any = (i & 4) != 0;
+      try (Request r = any ? world.irecv(in) : world.irecv(in, rank, tag);
+           Request s = world.isend(ints(new int[n]).put(0, i), rank, tag)) {
+        if ((i & 8) != 0) {
+          s.waitFor();  // result ignored
+          r.waitFor();
+          continue;
+        }
+        Status sent = s.waitFor();
+        assertNotNull(sent);
+        assertEquals(0, sent.getError());
+        Status got = r.waitFor();
+        assertEquals(rank, got.getSource(), "source");
+        assertEquals(tag, got.getTag(), "tag");
+        assertEquals(4L * n, got.getCountBytes(), "size");
+        assertEquals(0, got.getError());
+        assertFalse(got.isCancelled());
+        assertEquals(i, in.getInt(0));
+        Status last = r.lastStatus();
+        assertEquals(tag, last.getTag());
+        assertEquals(4L * n, last.getCountBytes());
+        // Completed: a second waitFor gives the zero status, as for a native request.
+        Status again = r.waitFor();
+        assertEquals(0, again.getTag());
+        assertEquals(0, again.getCountBytes());
+        assertEquals(0, r.lastStatus().getTag());
+      }
+    }
+  }
+
+  /** More pending requests than the young ring holds (16 per thread), completed out of order. */
+  @Test
+  void manyOutstandingBeyondTheRing() {
+    int n = 100;
+    IntBuffer[] in = new IntBuffer[n];
+    Request[] rs = new Request[n];
+    for (int i = 0; i < n; i++) rs[i] = world.irecv(in[i] = Buffers.newIntBuffer(1), rank, 200 + i);
+    for (int i = 0; i < n; i++) assertTrue(rs[i].isPending());
+    Request[] ss = new Request[n];
+    for (int i = n - 1; i >= 0; i--) ss[i] = world.isend(ints(1000 + i), rank, 200 + i);
+    for (int i = 0; i < n; i += 2) assertEquals(200 + i, rs[i].waitFor().getTag());
+    for (int i = 1; i < n; i += 2) {
+      Status st = null;
+      while (st == null) st = rs[i].test();
+      assertEquals(200 + i, st.getTag());
+    }
+    for (int i = 0; i < n; i++) {
+      ss[i].waitFor();
+      ss[i].close();
+      assertFalse(rs[i].isPending());
+      assertEquals(1000 + i, in[i].get(0));
+      rs[i].close();
+      rs[i].close();  // twice: nothing more
+      assertThrows(IllegalStateException.class, rs[i]::waitFor);
+    }
+  }
+
+  /**
+   * Completed on another thread than the one whose ring holds them: pending ones still in the
+   * ring, and ones pushed out of it (promoted, with a Cleaner) first; then dropped and
+   * collected, which must reclaim nothing.
+   */
+  @Test
+  void completedOnAnotherThread() throws Exception {
+    int n = 24;
+    IntBuffer[] in = new IntBuffer[n];
+    Request[] rs = new Request[n];
+    for (int i = 0; i < n; i++) rs[i] = world.irecv(in[i] = Buffers.newIntBuffer(1), rank, 300 + i);
+    // rs[0..7] leave this thread's ring now (16 younger ones), the rest stay in it
+    for (int i = 0; i < n; i++) world.send(ints(50 + i), rank, 300 + i);
+    Throwable[] failure = new Throwable[1];
+    Thread t = new Thread(() -> {
+      try {
+        for (int i = 0; i < n; i++) {
+          Status st = rs[i].waitFor();
+          assertEquals(300 + i, st.getTag());
+          assertEquals(4, st.getCountBytes());
+        }
+      } catch (Throwable e) {
+        failure[0] = e;
+      }
+    });
+    t.start();
+    t.join();
+    if (failure[0] != null) throw new AssertionError("on the other thread", failure[0]);
+    for (int i = 0; i < n; i++) {
+      assertFalse(rs[i].isPending());
+      assertEquals(50 + i, in[i].get(0));
+    }
+    WeakReference<Request> weak = new WeakReference<>(rs[0]);
+    java.util.Arrays.fill(rs, null);
+    churn(40);
+    collect(weak);
+    assertNull(weak.get(), "a completed request was not collected");
+    churn(2);  // nothing of theirs on the reclaim list
+    assertNull(world.iprobe(rank, MPI.ANY_TAG), "a message was left over");
   }
 }

@@ -29,6 +29,27 @@ public final class Status {
     this.countBytes = countBytes;
   }
 
+  private Status(int source, int tag, boolean cancelled, long countBytes) {
+    this.source = source;
+    this.tag = tag;
+    this.error = 0;
+    this.cancelled = cancelled;
+    this.countBytes = countBytes;
+  }
+
+  /**
+   * From a status packed into a long by a light request's completion (oompi_java.hpp,
+   * pack_status: bits 0-30 bytes, 31-46 source + 2, 47-61 tag + 2, 62 cancelled; error 0).
+   * A plain allocation the JIT removes when the caller ignores the status.
+   */
+  static Status unpack(long p) {
+    return new Status((int) (p >>> 31 & 0xFFFF) - 2, (int) (p >>> 47 & 0x7FFF) - 2,
+        (p >>> 62 & 1) != 0, p & 0x7FFF_FFFFL);
+  }
+
+  /** A successful receive of 0 bytes from source 0 with tag 0, packed as unpack reads it. */
+  static final long PACKED_ZERO = 2L << 31 | 2L << 47;
+
   /** From this thread's status slot, as the receive fast paths wrote it. */
   Status(java.nio.ByteBuffer slot) {
     source = (int) slot.getLong(0);

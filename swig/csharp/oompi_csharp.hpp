@@ -277,6 +277,37 @@ extern "C" SWIGEXPORT int oompi_cs_irecv(const oompi::rt::comm* c, const oompi_c
   }
 }
 
+// Whole arrays of a primitive type (Comm.Isend<T>(T[]) / Irecv<T>(T[])): scalar arguments, as
+// oompi_cs_send, no descriptor to build or read.
+extern "C" SWIGEXPORT int oompi_cs_isend_data(const oompi::rt::comm* c, void* data,
+                                              std::int64_t count, int kind, int dest, int tag,
+                                              std::int64_t* h) noexcept {
+  using namespace oompi::csharp;
+  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
+  try {
+    *h = to_i64(c->isend_native(primitive_buffer(data, count, kind), dest, tag));
+    return 0;
+  } catch (...) {
+    translate();
+    return 1;
+  }
+}
+
+extern "C" SWIGEXPORT int oompi_cs_irecv_data(const oompi::rt::comm* c, void* data,
+                                              std::int64_t count, int kind, int source, int tag,
+                                              std::int64_t* h) noexcept {
+  using namespace oompi::csharp;
+  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
+  try {
+    oompi::rt::buffer b = primitive_buffer(data, count, kind);
+    *h = to_i64(c->irecv_native(b, source, tag));
+    return 0;
+  } catch (...) {
+    translate();
+    return 1;
+  }
+}
+
 /// Completes *h (MPI_Wait); *h is MPI_REQUEST_NULL afterwards, also when it failed.
 extern "C" SWIGEXPORT int oompi_cs_wait(std::int64_t* h, oompi_cs_status* out) noexcept {
   using namespace oompi::csharp;

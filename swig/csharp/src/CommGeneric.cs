@@ -91,6 +91,7 @@ namespace Oompi
 
         // --- nonblocking over arrays and Memory: the request owns the pin -------------------
         // Arrays of a primitive type: straight to the light request (StartArray), no MpiBuffer.
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public Request Isend<T>(T[] buf, int dest, int tag = 0) where T : unmanaged
         {
             int kind = MpiBuffer.PrimitiveCode<T>();
@@ -102,6 +103,7 @@ namespace Oompi
         public Request Issend<T>(T[] buf, int dest, int tag = 0) where T : unmanaged => Issend(B(buf), dest, tag);
         public Request Irecv<T>(T[] buf) where T : unmanaged => Irecv(buf, Mpi.AnySource, Mpi.AnyTag);
         public Request Irecv<T>(T[] buf, int source) where T : unmanaged => Irecv(buf, source, Mpi.AnyTag);
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public Request Irecv<T>(T[] buf, int source, int tag) where T : unmanaged
         {
             int kind = MpiBuffer.PrimitiveCode<T>();

@@ -195,19 +195,34 @@ namespace Oompi
         }
 
         /// <summary>Blocks until the operation completes; returns its status.</summary>
+        // Small enough to be inlined into the caller's loop, as Comm.Send<T> (CommSpan.cs): the
+        // runtime then sets up its P/Invoke frame once per call of the caller, not per Wait; no
+        // `fixed` (a method with a pinned local is never inlined). The rest lives elsewhere.
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public Status Wait()
         {
-            if (!light) return WaitNative();
-            if (lightDisposed) throw Disposed();
+            if (!light || lightDisposed) return WaitOther();
             StatusData d;
-            int rc;
-            fixed (long* h = &handle) rc = NativeLight.Wait(h, &d);
-            if (rc != 0)
-            {
-                Completed();
-                throw MpiPINVOKE.SWIGPendingException.Retrieve();
-            }
+            long h = handle;
+            int rc = NativeLight.Wait(&h, &d);
+            handle = h;
+            if (rc != 0) Failed();
             return last = Finished(in d);
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private Status WaitOther()
+        {
+            if (lightDisposed) throw Disposed();
+            return WaitNative();
+        }
+
+        /// <summary>A light request's Wait or Test failed: the pin goes back, the exception is thrown.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void Failed()
+        {
+            Completed();
+            throw MpiPINVOKE.SWIGPendingException.Retrieve();
         }
 
         /// <summary>The status if the operation has completed (completing it), null while pending.</summary>
@@ -368,6 +383,7 @@ namespace Oompi
         /// Isend/Irecv of a whole array of a primitive type (kind): its pooled pin, then the
         /// scalar entry point (no BufferDesc, no MpiBuffer).
         /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]  // as Request.Wait
         internal unsafe Request StartArray(Array a, long count, int kind, int peer, int tag, bool receive)
         {
             GCHandle pin = PinPool.Rent(a, out IntPtr sticky);
@@ -376,12 +392,15 @@ namespace Oompi
             int rc = receive ? NativeLight.IrecvData(swigCPtr.Handle, data, count, kind, peer, tag, &h)
                              : NativeLight.IsendData(swigCPtr.Handle, data, count, kind, peer, tag, &h);
             GC.KeepAlive(this);
-            if (rc != 0)
-            {
-                PinPool.Return(pin, sticky);
-                ThrowPending();
-            }
+            if (rc != 0) StartFailed(pin, sticky);
             return Request.Light(h, pin, sticky, receive);
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static void StartFailed(GCHandle pin, IntPtr sticky)
+        {
+            PinPool.Return(pin, sticky);
+            ThrowPending();
         }
     }
 

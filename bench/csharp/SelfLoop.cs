@@ -1,6 +1,7 @@
 using System;
 using System.Diagnostics;
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using Oompi;
 using static OompiBench.PingPong;
 
@@ -12,12 +13,61 @@ namespace OompiBench
     /// (each request in a <c>using</c>, as csharp_nonblocking), against the same four calls
     /// P/Invoked directly; and Send + Recv to self of 8 B (csharp_array) against MPI_Send +
     /// MPI_Recv P/Invoked. Prints ns per iteration: the minimum over many short blocks.
+    /// Each loop is a method of its own (no inlining across them); --only=k runs one (perf).
     /// </summary>
     public static unsafe class SelfLoop
     {
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static void Nonblocking(Comm c, int me, byte[] s, byte[] r, int iters)
+        {
+            for (int i = 0; i < iters; i++)
+            {
+                using var rr = c.Irecv(r, me, 0);
+                using var rs = c.Isend(s, me, 0);
+                rs.Wait();
+                rr.Wait();
+            }
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static void PInvokeNonblocking(int me, byte[] s, byte[] r, int iters)
+        {
+            fixed (byte* ps = s)
+            fixed (byte* pr = r)
+                for (int i = 0; i < iters; i++)
+                {
+                    MPI_Irecv(pr, 8, mpiChar, me, 0, commWorld, out IntPtr hr);
+                    MPI_Isend(ps, 8, mpiChar, me, 0, commWorld, out IntPtr hs);
+                    MPI_Wait(ref hs, IntPtr.Zero);
+                    MPI_Wait(ref hr, IntPtr.Zero);
+                }
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static void Blocking(Comm c, int me, byte[] s, byte[] r, int iters)
+        {
+            for (int i = 0; i < iters; i++)
+            {
+                c.Send(s, me, 0);
+                c.Recv(r, me, 0);
+            }
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        static void PInvokeBlocking(int me, byte[] s, byte[] r, int iters)
+        {
+            fixed (byte* ps = s)
+            fixed (byte* pr = r)
+                for (int i = 0; i < iters; i++)
+                {
+                    MPI_Send(ps, 8, mpiChar, me, 0, commWorld);
+                    MPI_Recv(pr, 8, mpiChar, me, 0, commWorld, IntPtr.Zero);
+                }
+        }
+
         public static int Run(string[] args)
         {
-            int blocks = 200, iters = 2000, only = -1;  // --only=k: that system alone (for perf)
+            int blocks = 200, iters = 2000, only = -1;
             foreach (var a in args)
             {
                 if (a.StartsWith("--only=")) only = int.Parse(a.Substring(7));
@@ -44,52 +94,21 @@ namespace OompiBench
                     long t0 = Stopwatch.GetTimestamp();
                     switch (k)
                     {
-                        case 0:
-                            for (int i = 0; i < iters; i++)
-                            {
-                                using var rr = c.Irecv(r, me, 0);
-                                using var rs = c.Isend(s, me, 0);
-                                rs.Wait();
-                                rr.Wait();
-                            }
-                            break;
-                        case 1:
-                            fixed (byte* ps = s)
-                            fixed (byte* pr = r)
-                                for (int i = 0; i < iters; i++)
-                                {
-                                    MPI_Irecv(pr, 8, mpiChar, me, 0, commWorld, out IntPtr hr);
-                                    MPI_Isend(ps, 8, mpiChar, me, 0, commWorld, out IntPtr hs);
-                                    MPI_Wait(ref hs, IntPtr.Zero);
-                                    MPI_Wait(ref hr, IntPtr.Zero);
-                                }
-                            break;
-                        case 2:
-                            for (int i = 0; i < iters; i++)
-                            {
-                                c.Send(s, me, 0);
-                                c.Recv(r, me, 0);
-                            }
-                            break;
-                        case 3:
-                            fixed (byte* ps = s)
-                            fixed (byte* pr = r)
-                                for (int i = 0; i < iters; i++)
-                                {
-                                    MPI_Send(ps, 8, mpiChar, me, 0, commWorld);
-                                    MPI_Recv(pr, 8, mpiChar, me, 0, commWorld, IntPtr.Zero);
-                                }
-                            break;
+                        case 0: Nonblocking(c, me, s, r, iters); break;
+                        case 1: PInvokeNonblocking(me, s, r, iters); break;
+                        case 2: Blocking(c, me, s, r, iters); break;
+                        case 3: PInvokeBlocking(me, s, r, iters); break;
                     }
                     double ns = (Stopwatch.GetTimestamp() - t0) * 1e9 / Stopwatch.Frequency / iters;
                     if (b >= 0) best[k] = Math.Min(best[k], ns);
                 }
+            string F(double v) => v.ToString("F1", CultureInfo.InvariantCulture);
             for (int k = 0; k < names.Length; k++)
-                Console.WriteLine(names[k] + " " + best[k].ToString("F1", CultureInfo.InvariantCulture) + " ns");
-            Console.WriteLine("nonblocking overhead " + (best[0] - best[1]).ToString("F1", CultureInfo.InvariantCulture)
-                + " ns, ratio " + (best[0] / best[1]).ToString("F2", CultureInfo.InvariantCulture)
-                + "; blocking overhead " + (best[2] - best[3]).ToString("F1", CultureInfo.InvariantCulture)
-                + " ns, ratio " + (best[2] / best[3]).ToString("F2", CultureInfo.InvariantCulture));
+                if (only < 0 || k == only) Console.WriteLine(names[k] + " " + F(best[k]) + " ns");
+            if (only < 0)
+                Console.WriteLine("nonblocking overhead " + F(best[0] - best[1]) + " ns, ratio "
+                    + (best[0] / best[1]).ToString("F2", CultureInfo.InvariantCulture) + "; blocking overhead "
+                    + F(best[2] - best[3]) + " ns, ratio " + (best[2] / best[3]).ToString("F2", CultureInfo.InvariantCulture));
             return 0;
         }
     }

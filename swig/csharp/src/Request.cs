@@ -92,6 +92,7 @@ namespace Oompi
 
         private Status recentSend, recentReceive;
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private void Put(GCHandle h, IntPtr sticky)
         {
             int n = count;
@@ -169,10 +170,11 @@ namespace Oompi
             new Request(handle, pin, sticky, receive);
 
         /// <summary>Dispose of a completed light request, the common case: no lock (nothing native to free).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private bool DisposedLightFast()
         {
             if (!light || lightDisposed || handle != NullHandle) return false;
-            Completed();
+            if (pin.IsAllocated) Completed();  // Wait and Test gave it back already
             lightDisposed = true;
             return true;
         }

@@ -12,6 +12,8 @@
 
 #include <oompi/rt/rt.hpp>
 
+#include <pthread.h>
+
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -339,6 +341,22 @@ extern "C" SWIGEXPORT int oompi_cs_test(std::int64_t* h, oompi_cs_status* out) n
     translate();
     return 1;
   }
+}
+
+/// The calling thread's stack (lowest address, size), for Oompi.PinPool's owner test; nonzero:
+/// unknown (the pool then always takes the thread-static way).
+extern "C" SWIGEXPORT int oompi_cs_stack(void** low, std::size_t* size) noexcept {
+#if defined(__linux__)
+  pthread_attr_t a;
+  if (pthread_getattr_np(pthread_self(), &a) != 0) return 1;
+  const int rc = pthread_attr_getstack(&a, low, size);
+  pthread_attr_destroy(&a);
+  return rc;
+#else
+  (void)low;
+  (void)size;
+  return 1;
+#endif
 }
 
 /// A native request (what Request's proxy owns) taking over h and the pinned handle.

@@ -246,7 +246,7 @@ namespace Oompi
         [MethodImpl(MethodImplOptions.NoInlining)]
         private Status WaitOther()
         {
-            if (lightDisposed) throw Disposed();
+            if (light) throw Disposed();  // a disposed light request
             return WaitNative();
         }
 
@@ -259,20 +259,24 @@ namespace Oompi
         }
 
         /// <summary>The status if the operation has completed (completing it), null while pending.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]  // as Wait: a polling loop's P/Invoke frame
         public Status Test()
         {
-            if (!light) return TestNative();
-            if (lightDisposed) throw Disposed();
+            if (!light || lightDisposed) return TestOther();
             StatusData d;
-            int rc;
-            fixed (long* h = &handle) rc = NativeLight.Test(h, &d);
-            if (rc != 0)
-            {
-                Completed();
-                throw MpiPINVOKE.SWIGPendingException.Retrieve();
-            }
+            long h = handle;
+            int rc = NativeLight.Test(&h, &d);
+            handle = h;
+            if (rc != 0) Failed();
             if (d.Valid == 0) return null;
             return last = Finished(in d);
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private Status TestOther()
+        {
+            if (light) throw Disposed();
+            return TestNative();
         }
 
         /// <summary>True until the operation has been completed by Wait or Test.</summary>

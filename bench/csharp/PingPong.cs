@@ -154,6 +154,9 @@ namespace OompiBench
                 systems.Add(("csharp_pinvoke_nonblocking", "C# P/Invoke MPI_Isend/MPI_Irecv + MPI_Wait (no binding)", PInvokeNonblocking));
             }
             systems.Add((RawInProcess, "raw C MPI_Send/MPI_Recv, a C loop inside the dotnet process", null));
+            // --systems=a,b: only those (e.g. one system under perf); the default is all of them.
+            string only = Opt(args, "systems", null);
+            if (only != null) systems.RemoveAll(s => Array.IndexOf(only.Split(','), s.name) < 0);
 
             var bufs = Array.ConvertAll(sizes, s => new byte[s]);
             var iters = new long[sizes.Length];

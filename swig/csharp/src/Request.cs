@@ -51,8 +51,22 @@ namespace Oompi
             return MineSlow();
         }
 
+        // Another thread's pool (or none) was the last: the thread-static way. Taking `recent`
+        // over only every 64th time keeps threads that take turns from writing that shared field
+        // on every call (its cache line would bounce between cores).
         [MethodImpl(MethodImplOptions.NoInlining)]
-        private static PinPool MineSlow() => recent = local ??= new PinPool();
+        private static PinPool MineSlow()
+        {
+            PinPool p = local ??= new PinPool();
+            if (recent is null || ++p.misses >= 64)
+            {
+                p.misses = 0;
+                recent = p;
+            }
+            return p;
+        }
+
+        private int misses;
         private struct Slot
         {
             internal GCHandle Handle;

@@ -269,6 +269,100 @@ namespace Oompi.Tests
         }
 
         [Fact]
+        public void LightRequestsOfArraysFailCleanly()
+        {
+            // Isend/Irecv of a primitive array take their own entry points (StartArray): bad
+            // ranks are MpiException, the failed call's pin goes back, later calls work (the
+            // same array each time: a pin given back on failure is found again).
+            var a = new double[4];
+            for (int i = 0; i < 3; i++)
+            {
+                var es = Assert.Throws<MpiException>(() => world.Isend(a, Size + 3, 0));
+                Assert.Equal(Mpi.ErrRank, es.ErrorClass);
+                Assert.Equal("MPI_Isend", es.Routine);
+                var er = Assert.Throws<MpiException>(() => world.Irecv(a, -7, 0));
+                Assert.Equal(Mpi.ErrRank, er.ErrorClass);
+                Assert.Equal("MPI_Irecv", er.Routine);
+                var eb = Assert.Throws<MpiException>(() => world.Isend(MpiBuffer.Of(a, 1, 2), Size, 0));
+                Assert.Equal(Mpi.ErrRank, eb.ErrorClass);
+            }
+            Assert.Throws<ArgumentNullException>(() => world.Isend((int[])null, Next, 0));
+            Assert.Throws<ArgumentNullException>(() => world.Irecv((int[])null, Prev, 0));
+            var input = new double[4];
+            using (Request r = world.Irecv(input, Prev, 27))
+            using (Request s = world.Isend(new double[] { Rank, 1, 2, 3 }, Next, 27))
+            {
+                s.Wait();
+                Assert.Equal(32, r.Wait().CountBytes);
+            }
+            Assert.Equal(Prev, input[0]);
+            // A disposed communicator: ObjectDisposedException from the array entry points too.
+            Comm c = world.Dup();
+            c.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => c.Isend(a, Next, 0));
+            Assert.Throws<ObjectDisposedException>(() => c.Irecv(a, Prev, 0));
+            world.Barrier();
+        }
+
+        [Fact]
+        public void CompletedLightRequestsAfterDispose()
+        {
+            // Completed, then disposed (the lock-free Dispose): every later call says "disposed";
+            // Dispose again does nothing.
+            var x = new int[2];
+            Request r = world.Irecv(x, Rank, 28);
+            Request s = world.Isend(new[] { 5, 6 }, Rank, 28);
+            Status ss = s.Wait();
+            Status rs = r.Wait();
+            Assert.Equal(8, rs.CountBytes);
+            Assert.Equal(new[] { 5, 6 }, x);
+            Assert.NotSame(ss, rs);  // a send's status is not the receive's (one cache each)
+            r.Dispose();
+            s.Dispose();
+            r.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => r.Wait());
+            Assert.Throws<ObjectDisposedException>(() => s.Wait());
+            Assert.Throws<ObjectDisposedException>(() => r.Test());
+            Assert.Throws<ObjectDisposedException>(() => r.LastStatus());
+            Assert.Throws<ObjectDisposedException>(() => s.IsPending());
+        }
+
+        [Fact]
+        public void ManyOutstandingLightRequests()
+        {
+            // More outstanding requests than the pin pool holds (32), some on the same array
+            // (two pins on one array), completed in an order unlike the pool's, with a compacting
+            // collection while they are pending; then again, taking pins from the pool.
+            const int n = 80;
+            for (int round = 0; round < 2; round++)
+            {
+                var inputs = new long[n][];
+                var shared = new long[] { Rank, round };
+                var recvs = new Request[n];
+                var sends = new Request[n];
+                for (int i = 0; i < n; i++)
+                {
+                    inputs[i] = new long[2];
+                    recvs[i] = world.Irecv(inputs[i], Prev, 100 + i);
+                }
+                for (int i = 0; i < n; i++)
+                    sends[i] = i % 2 == 0 ? world.Isend(shared, Next, 100 + i)
+                                          : world.Isend(new long[] { Rank, i }, Next, 100 + i);
+                GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+                for (int i = n - 1; i >= 0; i -= 2) Assert.Equal(100 + i, recvs[i].Wait().Tag);
+                for (int i = 0; i < n; i += 2) Assert.Equal(16, recvs[i].Wait().CountBytes);
+                for (int i = 0; i < n; i++)
+                {
+                    sends[i].Wait();
+                    sends[i].Dispose();
+                    recvs[i].Dispose();
+                    Assert.Equal(i % 2 == 0 ? new long[] { Prev, round } : new long[] { Prev, i }, inputs[i]);
+                }
+            }
+            world.Barrier();
+        }
+
+        [Fact]
         public void DisposedHandles()
         {
             Comm c = world.Dup();

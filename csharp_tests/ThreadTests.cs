@@ -87,6 +87,73 @@ namespace Oompi.Tests
                                   $"{GC.CollectionCount(0) - gcBefore} gen0 collections");
         }
 
+        [Fact]
+        public void LightRequestsOnManyThreads()
+        {
+            // Each thread: Irecv from itself + Isend to itself on Comm.Self (a tag of its own), on
+            // the same two arrays (pins kept on them) and on new ones, while another thread forces
+            // compacting collections: each thread finds its own pin pool (by its stack, or the
+            // thread-static way), never another's. At the end each thread leaves a pending receive
+            // to the main thread, which completes it after the thread has ended (the pin goes to
+            // the main thread's pool).
+            using var self = Comm.Self();
+            int n = Iterations / 5;
+            var errors = new List<Exception>();
+            var left = new (Request r, long[] buf, int tag)[Threads];
+            var workers = new List<Thread>();
+            for (int t = 0; t < Threads; t++)
+            {
+                int tag = 200 + t, slot = t;
+                workers.Add(new Thread(() =>
+                {
+                    try
+                    {
+                        var input = new long[4];
+                        var output = new long[4];
+                        for (int i = 0; i < n; i++)
+                        {
+                            bool fresh = i % 4 == 3;
+                            long[] into = fresh ? new long[4] : input;
+                            long[] from = fresh ? new long[] { tag, i, -i, 7 } : output;
+                            if (!fresh) { output[0] = tag; output[1] = i; output[2] = -i; output[3] = 7; }
+                            using Request r = self.Irecv(into, 0, tag);
+                            // A compacting collection while the receive is pending (and the
+                            // other threads rent and return pins): its array must stay put.
+                            if (i % 64 == 0) GC.Collect(0, GCCollectionMode.Forced, true, true);
+                            using Request s = self.Isend(from, 0, tag);
+                            s.Wait();
+                            Status st = r.Wait();
+                            Check(st.Tag == tag && st.CountBytes == 32 && into[0] == tag && into[1] == i &&
+                                  into[2] == -i && into[3] == 7, tag, i);
+                        }
+                        var last = new long[1];
+                        Request pending = self.Irecv(last, 0, tag);
+                        using (Request s = self.Isend(new long[] { tag * 10L }, 0, tag)) s.Wait();
+                        left[slot] = (pending, last, tag);
+                    }
+                    catch (Exception e) { lock (errors) errors.Add(e); }
+                }));
+            }
+            using var stop = new ManualResetEventSlim();
+            var collector = new Thread(() =>
+            {
+                while (!stop.Wait(2)) GC.Collect(2, GCCollectionMode.Forced, true, true);
+            });
+            collector.Start();
+            foreach (var w in workers) w.Start();
+            foreach (var w in workers) w.Join();
+            stop.Set();
+            collector.Join();
+            if (errors.Count > 0) throw new AggregateException(errors);
+            GC.Collect(2, GCCollectionMode.Forced, true, true);
+            foreach (var (r, buf, tag) in left)
+            {
+                Assert.Equal(tag, r.Wait().Tag);
+                r.Dispose();
+                Assert.Equal(tag * 10L, buf[0]);
+            }
+        }
+
         /// <summary>
         /// One thread's side: n round trips on its tag, cycling through the kinds of call. The
         /// leader sends first and checks what comes back (its values, plus one).

@@ -42,14 +42,14 @@ namespace OompiBench
         };
 
         // --- direct P/Invoke of libmpi (Open MPI: handles are addresses of exported objects) ---
-        [DllImport("libmpi.so.40")] static extern int MPI_Send(byte* buf, int count, IntPtr type, int dest, int tag, IntPtr comm);
-        [DllImport("libmpi.so.40")] static extern int MPI_Recv(byte* buf, int count, IntPtr type, int src, int tag, IntPtr comm, IntPtr status);
-        [DllImport("libmpi.so.40")] static extern int MPI_Isend(byte* buf, int count, IntPtr type, int dest, int tag, IntPtr comm, out IntPtr req);
-        [DllImport("libmpi.so.40")] static extern int MPI_Irecv(byte* buf, int count, IntPtr type, int src, int tag, IntPtr comm, out IntPtr req);
-        [DllImport("libmpi.so.40")] static extern int MPI_Wait(ref IntPtr req, IntPtr status);
-        static IntPtr commWorld, mpiChar;
+        [DllImport("libmpi.so.40")] internal static extern int MPI_Send(byte* buf, int count, IntPtr type, int dest, int tag, IntPtr comm);
+        [DllImport("libmpi.so.40")] internal static extern int MPI_Recv(byte* buf, int count, IntPtr type, int src, int tag, IntPtr comm, IntPtr status);
+        [DllImport("libmpi.so.40")] internal static extern int MPI_Isend(byte* buf, int count, IntPtr type, int dest, int tag, IntPtr comm, out IntPtr req);
+        [DllImport("libmpi.so.40")] internal static extern int MPI_Irecv(byte* buf, int count, IntPtr type, int src, int tag, IntPtr comm, out IntPtr req);
+        [DllImport("libmpi.so.40")] internal static extern int MPI_Wait(ref IntPtr req, IntPtr status);
+        internal static IntPtr commWorld, mpiChar;
 
-        static bool LoadRawMpi()
+        internal static bool LoadRawMpi()
         {
             try
             {
@@ -154,6 +154,9 @@ namespace OompiBench
                 systems.Add(("csharp_pinvoke_nonblocking", "C# P/Invoke MPI_Isend/MPI_Irecv + MPI_Wait (no binding)", PInvokeNonblocking));
             }
             systems.Add((RawInProcess, "raw C MPI_Send/MPI_Recv, a C loop inside the dotnet process", null));
+            // --systems=a,b: only those (e.g. one system under perf); the default is all of them.
+            string only = Opt(args, "systems", null);
+            if (only != null) systems.RemoveAll(s => Array.IndexOf(only.Split(','), s.name) < 0);
 
             var bufs = Array.ConvertAll(sizes, s => new byte[s]);
             var iters = new long[sizes.Length];
@@ -230,13 +233,14 @@ namespace OompiBench
                 "crossing" => Crossing.Run(args),
                 "objects" => Objects.Run(args),
                 "rma" => Rma.Run(args),
+                "selfloop" => SelfLoop.Run(args),
                 _ => Usage(which),
             };
         }
 
         static int Usage(string which)
         {
-            Console.Error.WriteLine($"OompiBenchCs: unknown bench '{which}' (pingpong, crossing, objects, rma)");
+            Console.Error.WriteLine($"OompiBenchCs: unknown bench '{which}' (pingpong, crossing, objects, rma, selfloop)");
             return 2;
         }
     }

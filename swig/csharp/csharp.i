@@ -175,6 +175,7 @@ OOMPI_CS_DISPOSABLE_COMM(oompi::rt::intercomm)
 %csmethodmodifiers oompi::rt::request::is_persistent "private";
 %csmethodmodifiers oompi::rt::request::last_status "private";
 %typemap(csdispose) oompi::rt::request %{
+  [global::System.Runtime.CompilerServices.MethodImpl(global::System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
   public void Dispose() {
     if (DisposedLightFast()) return;
     Dispose(true);

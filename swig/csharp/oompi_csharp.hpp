@@ -12,6 +12,8 @@
 
 #include <oompi/rt/rt.hpp>
 
+#include <pthread.h>
+
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -277,6 +279,37 @@ extern "C" SWIGEXPORT int oompi_cs_irecv(const oompi::rt::comm* c, const oompi_c
   }
 }
 
+// Whole arrays of a primitive type (Comm.Isend<T>(T[]) / Irecv<T>(T[])): scalar arguments, as
+// oompi_cs_send, no descriptor to build or read.
+extern "C" SWIGEXPORT int oompi_cs_isend_data(const oompi::rt::comm* c, void* data,
+                                              std::int64_t count, int kind, int dest, int tag,
+                                              std::int64_t* h) noexcept {
+  using namespace oompi::csharp;
+  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
+  try {
+    *h = to_i64(c->isend_native(primitive_buffer(data, count, kind), dest, tag));
+    return 0;
+  } catch (...) {
+    translate();
+    return 1;
+  }
+}
+
+extern "C" SWIGEXPORT int oompi_cs_irecv_data(const oompi::rt::comm* c, void* data,
+                                              std::int64_t count, int kind, int source, int tag,
+                                              std::int64_t* h) noexcept {
+  using namespace oompi::csharp;
+  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
+  try {
+    oompi::rt::buffer b = primitive_buffer(data, count, kind);
+    *h = to_i64(c->irecv_native(b, source, tag));
+    return 0;
+  } catch (...) {
+    translate();
+    return 1;
+  }
+}
+
 /// Completes *h (MPI_Wait); *h is MPI_REQUEST_NULL afterwards, also when it failed.
 extern "C" SWIGEXPORT int oompi_cs_wait(std::int64_t* h, oompi_cs_status* out) noexcept {
   using namespace oompi::csharp;
@@ -308,6 +341,22 @@ extern "C" SWIGEXPORT int oompi_cs_test(std::int64_t* h, oompi_cs_status* out) n
     translate();
     return 1;
   }
+}
+
+/// The calling thread's stack (lowest address, size), for Oompi.PinPool's owner test; nonzero:
+/// unknown (the pool then always takes the thread-static way).
+extern "C" SWIGEXPORT int oompi_cs_stack(void** low, std::size_t* size) noexcept {
+#if defined(__linux__)
+  pthread_attr_t a;
+  if (pthread_getattr_np(pthread_self(), &a) != 0) return 1;
+  const int rc = pthread_attr_getstack(&a, low, size);
+  pthread_attr_destroy(&a);
+  return rc;
+#else
+  (void)low;
+  (void)size;
+  return 1;
+#endif
 }
 
 /// A native request (what Request's proxy owns) taking over h and the pinned handle.

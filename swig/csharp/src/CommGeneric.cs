@@ -90,13 +90,26 @@ namespace Oompi
         }
 
         // --- nonblocking over arrays and Memory: the request owns the pin -------------------
-        public Request Isend<T>(T[] buf, int dest, int tag = 0) where T : unmanaged => Isend(B(buf), dest, tag);
+        // Arrays of a primitive type: straight to the light request (StartArray), no MpiBuffer.
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public Request Isend<T>(T[] buf, int dest, int tag = 0) where T : unmanaged
+        {
+            int kind = MpiBuffer.PrimitiveCode<T>();
+            if (kind < 0 || buf is null) return Isend(B(buf), dest, tag);
+            return StartArray(buf, buf.Length, kind, dest, tag, false);
+        }
         public Request Isend<T>(ReadOnlyMemory<T> buf, int dest, int tag = 0) where T : unmanaged =>
             Isend(MpiBuffer.Of(buf), dest, tag);
         public Request Issend<T>(T[] buf, int dest, int tag = 0) where T : unmanaged => Issend(B(buf), dest, tag);
-        public Request Irecv<T>(T[] buf) where T : unmanaged => Irecv(B(buf), Mpi.AnySource, Mpi.AnyTag);
-        public Request Irecv<T>(T[] buf, int source) where T : unmanaged => Irecv(B(buf), source, Mpi.AnyTag);
-        public Request Irecv<T>(T[] buf, int source, int tag) where T : unmanaged => Irecv(B(buf), source, tag);
+        public Request Irecv<T>(T[] buf) where T : unmanaged => Irecv(buf, Mpi.AnySource, Mpi.AnyTag);
+        public Request Irecv<T>(T[] buf, int source) where T : unmanaged => Irecv(buf, source, Mpi.AnyTag);
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public Request Irecv<T>(T[] buf, int source, int tag) where T : unmanaged
+        {
+            int kind = MpiBuffer.PrimitiveCode<T>();
+            if (kind < 0 || buf is null) return Irecv(B(buf), source, tag);
+            return StartArray(buf, buf.Length, kind, source, tag, true);
+        }
         public Request Irecv<T>(Memory<T> buf) where T : unmanaged => Irecv(MpiBuffer.Of(buf), Mpi.AnySource, Mpi.AnyTag);
         public Request Irecv<T>(Memory<T> buf, int source) where T : unmanaged => Irecv(MpiBuffer.Of(buf), source, Mpi.AnyTag);
         public Request Irecv<T>(Memory<T> buf, int source, int tag) where T : unmanaged =>

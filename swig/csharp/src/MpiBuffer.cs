@@ -201,19 +201,19 @@ namespace Oompi
         /// Pins an array with a pooled GCHandle that the caller (a light Request) keeps until the
         /// operation completes and then gives back (PinPool.Return); default for native memory.
         /// </summary>
-        internal unsafe BufferDesc PinPooled(out GCHandle pin, out Array pinned)
+        internal unsafe BufferDesc PinPooled(out GCHandle pin, out IntPtr sticky)
         {
-            pinned = array;
             if (array is null)
             {
                 pin = default;
+                sticky = IntPtr.Zero;
                 return Typed(new BufferDesc { Data = address, Count = Count, Kind = (int)Kind });
             }
-            pin = PinPool.Rent(array);
+            pin = PinPool.Rent(array, out sticky);
             return Typed(new BufferDesc
             {
                 // pinned by pin: the address stays valid until it is given back
-                Data = (IntPtr)Unsafe.AsPointer(ref MemoryMarshal.GetArrayDataReference(array)) + (nint)byteOffset,
+                Data = PinPool.AddressOf(array) + (nint)byteOffset,
                 Count = Count,
                 Kind = (int)Kind,
             });

@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace Oompi
@@ -10,7 +11,10 @@ namespace Oompi
     /// (two GC handle-table writes, about a fifth of a light request's cost): at most
     /// <see cref="Capacity"/> such arrays per thread stay alive and pinned until the thread pins
     /// others or ends (then the pool's finalizer frees its handles: one finalizer per thread, not
-    /// per request).
+    /// per request). A slot knows its array by address, not by reference: a pinned array cannot
+    /// move, and while it is pinned no other object can be at its address; so neither the pool
+    /// nor a request stores an object reference on the hot path (each store of one costs a GC
+    /// write barrier).
     /// </summary>
     internal sealed class PinPool
     {
@@ -18,73 +22,134 @@ namespace Oompi
         internal const int StickyElements = 8192;
         private const int Searched = 4;  // how deep Rent looks for the same array (LIFO order)
         [ThreadStatic] private static PinPool local;
-        // A struct per slot: no covariant array-store check on the hot path.
+        // The pool a thread used last, for any thread to try first: a thread-static look-up costs
+        // ~4.5 ns here (a runtime helper and __tls_get_addr; four per Isend/Irecv pair). A thread
+        // takes it only if its own stack holds the caller's frame: live threads' stacks are
+        // disjoint, so only the owner passes (or, once the owner has ended, the one thread now
+        // running on that memory: then no other thread can use that pool any more).
+        private static PinPool recent;
+        private readonly nuint stackLow, stackSize;  // the owner's stack; size 0: unknown
+
+        private unsafe PinPool()
+        {
+            void* low;
+            nuint size;
+            if (NativeLight.Stack(&low, &size) == 0)
+            {
+                stackLow = (nuint)low;
+                stackSize = size;
+            }
+        }
+
+        /// <summary>The calling thread's pool (made on first use).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private static unsafe PinPool Mine()
+        {
+            PinPool p = recent;
+            byte frame;
+            if (p is not null && (nuint)(&frame) - p.stackLow < p.stackSize) return p;
+            return MineSlow();
+        }
+
+        // Another thread's pool (or none) was the last: the thread-static way. Taking `recent`
+        // over only every 64th time keeps threads that take turns from writing that shared field
+        // on every call (its cache line would bounce between cores).
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static PinPool MineSlow()
+        {
+            PinPool p = local ??= new PinPool();
+            if (recent is null || ++p.misses >= 64)
+            {
+                p.misses = 0;
+                recent = p;
+            }
+            return p;
+        }
+
+        private int misses;
         private struct Slot
         {
             internal GCHandle Handle;
-            internal Array Target;  // what Handle still pins, or null
+            internal IntPtr Address;  // the data address of the array Handle still pins, or 0
         }
         private readonly Slot[] slots = new Slot[Capacity];
         private int count;
 
-        internal static GCHandle Rent(Array array)
-        {
-            PinPool p = local;
-            int n = p is null ? 0 : p.count;
-            if (n == 0) return GCHandle.Alloc(array, GCHandleType.Pinned);
-            Slot[] s = p.slots;
-            for (int i = n - 1, stop = Math.Max(n - Searched, 0); i >= stop; i--)
-            {
-                if (!ReferenceEquals(s[i].Target, array)) continue;
-                GCHandle hit = s[i].Handle;  // already pins array: no handle-table write
-                s[i] = s[n - 1];
-                s[n - 1].Target = null;
-                p.count = n - 1;
-                return hit;
-            }
-            GCHandle top = s[n - 1].Handle;
-            s[n - 1].Target = null;
-            p.count = n - 1;
-            top.Target = array;
-            return top;
-        }
-
-        /// <summary>Gives back a handle that pins <paramref name="array"/> (its operation is complete).</summary>
-        internal static void Return(GCHandle h, Array array) => (local ??= new PinPool()).Put(h, array);
+        /// <summary>The address of an array's first element (stable while it is pinned).</summary>
+        internal static unsafe IntPtr AddressOf(Array array) =>
+            (IntPtr)Unsafe.AsPointer(ref MemoryMarshal.GetArrayDataReference(array));
 
         /// <summary>
-        /// Return, and the Status for d (one thread-static look-up for both): the thread's previous
-        /// one when equal (a loop of light requests completes with the same status each time, and
-        /// Status is immutable), else a new one.
+        /// A handle pinning <paramref name="array"/>; <paramref name="sticky"/>: the address to
+        /// give back to Return/Complete (the handle may keep pinning it), or 0.
         /// </summary>
-        internal static Status Complete(GCHandle h, Array array, in StatusData d)
+        internal static GCHandle Rent(Array array, out IntPtr sticky)
         {
-            PinPool p = local ??= new PinPool();
-            p.Put(h, array);
-            Status s = p.recent;
-            if (s is not null && s.Is(in d)) return s;
-            return p.recent = new Status(in d);
+            bool small = array.Length <= StickyElements;
+            PinPool p = Mine();
+            int n = p.count;
+            GCHandle h;
+            if (n == 0) h = GCHandle.Alloc(array, GCHandleType.Pinned);
+            else
+            {
+                // Read before pinning: equal to a slot's address only if it is that slot's array,
+                // which has stayed there since it was pinned.
+                IntPtr at = AddressOf(array);
+                Slot[] s = p.slots;
+                for (int i = n - 1, stop = Math.Max(n - Searched, 0); i >= stop; i--)
+                {
+                    if (s[i].Address != at) continue;
+                    GCHandle hit = s[i].Handle;  // already pins array: no handle-table write
+                    s[i] = s[n - 1];
+                    p.count = n - 1;
+                    sticky = at;
+                    return hit;
+                }
+                h = s[n - 1].Handle;
+                p.count = n - 1;
+                h.Target = array;
+            }
+            sticky = small ? AddressOf(array) : IntPtr.Zero;  // pinned now: it stays there
+            return h;
         }
 
-        private Status recent;
-
-        private void Put(GCHandle h, Array array)
+        /// <summary>Gives back a handle from Rent (its operation is complete).</summary>
+        internal static void Return(GCHandle h, IntPtr sticky)
         {
-            if (!h.IsAllocated) return;
+            if (h.IsAllocated) Mine().Put(h, sticky);
+        }
+
+        /// <summary>
+        /// Return, and the Status for d (one pool look-up for both): the thread's previous
+        /// one of the same direction when equal (a loop of light requests completes with the same
+        /// statuses each time, and Status is immutable), else a new one. Sends and receives keep
+        /// one each: a ping-pong alternates them, and one shared entry missed every time.
+        /// </summary>
+        internal static Status Complete(GCHandle h, IntPtr sticky, in StatusData d, bool receive)
+        {
+            PinPool p = Mine();
+            if (h.IsAllocated) p.Put(h, sticky);
+            ref Status recent = ref receive ? ref p.recentReceive : ref p.recentSend;
+            Status s = recent;
+            if (s is not null && s.Is(in d)) return s;
+            return recent = new Status(in d);
+        }
+
+        private Status recentSend, recentReceive;
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private void Put(GCHandle h, IntPtr sticky)
+        {
             int n = count;
             if (n == Capacity)
             {
                 h.Free();
                 return;
             }
-            if (array is null || array.Length > StickyElements)
-            {
-                h.Target = null;
-                array = null;
-            }
+            if (sticky == IntPtr.Zero) h.Target = null;  // a large array: not kept pinned
             ref Slot s = ref slots[n];
             s.Handle = h;
-            s.Target = array;
+            s.Address = sticky;
             count = n + 1;
         }
 
@@ -133,27 +198,28 @@ namespace Oompi
         private bool receive;  // Dispose of a pending receive cancels it
         private long handle;
         private GCHandle pin;
-        private Array pinned;  // the array pin pins (null for native memory)
+        private IntPtr sticky;  // PinPool.Rent's: the address pin may keep pinning, or 0
         private Status last;
 
         // A light request: swigCPtr stays default (a null handle), no NativeOwner.
-        private Request(long handle, GCHandle pin, Array pinned, bool receive)
+        private Request(long handle, GCHandle pin, IntPtr sticky, bool receive)
         {
             light = true;
             this.handle = handle;
             this.pin = pin;
-            this.pinned = pinned;
+            this.sticky = sticky;
             this.receive = receive;
         }
 
-        internal static Request Light(long handle, GCHandle pin, Array pinned, bool receive) =>
-            new Request(handle, pin, pinned, receive);
+        internal static Request Light(long handle, GCHandle pin, IntPtr sticky, bool receive) =>
+            new Request(handle, pin, sticky, receive);
 
         /// <summary>Dispose of a completed light request, the common case: no lock (nothing native to free).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private bool DisposedLightFast()
         {
             if (!light || lightDisposed || handle != NullHandle) return false;
-            Completed();
+            if (pin.IsAllocated) Completed();  // Wait and Test gave it back already
             lightDisposed = true;
             return true;
         }
@@ -165,51 +231,66 @@ namespace Oompi
         {
             GCHandle p = pin;
             pin = default;
-            Array a = pinned;
-            pinned = null;
-            return PinPool.Complete(p, a, in d);
+            return PinPool.Complete(p, sticky, in d, receive);
         }
 
         private void Completed()
         {
             GCHandle p = pin;
             pin = default;
-            Array a = pinned;
-            pinned = null;
-            PinPool.Return(p, a);
+            PinPool.Return(p, sticky);
         }
 
         /// <summary>Blocks until the operation completes; returns its status.</summary>
+        // Small enough to be inlined into the caller's loop, as Comm.Send<T> (CommSpan.cs): the
+        // runtime then sets up its P/Invoke frame once per call of the caller, not per Wait; no
+        // `fixed` (a method with a pinned local is never inlined). The rest lives elsewhere.
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public Status Wait()
         {
-            if (!light) return WaitNative();
-            if (lightDisposed) throw Disposed();
+            if (!light || lightDisposed) return WaitOther();
             StatusData d;
-            int rc;
-            fixed (long* h = &handle) rc = NativeLight.Wait(h, &d);
-            if (rc != 0)
-            {
-                Completed();
-                throw MpiPINVOKE.SWIGPendingException.Retrieve();
-            }
+            long h = handle;
+            int rc = NativeLight.Wait(&h, &d);
+            handle = h;
+            if (rc != 0) Failed();
             return last = Finished(in d);
         }
 
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private Status WaitOther()
+        {
+            if (light) throw Disposed();  // a disposed light request
+            return WaitNative();
+        }
+
+        /// <summary>A light request's Wait or Test failed: the pin goes back, the exception is thrown.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void Failed()
+        {
+            Completed();
+            throw MpiPINVOKE.SWIGPendingException.Retrieve();
+        }
+
         /// <summary>The status if the operation has completed (completing it), null while pending.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]  // as Wait: a polling loop's P/Invoke frame
         public Status Test()
         {
-            if (!light) return TestNative();
-            if (lightDisposed) throw Disposed();
+            if (!light || lightDisposed) return TestOther();
             StatusData d;
-            int rc;
-            fixed (long* h = &handle) rc = NativeLight.Test(h, &d);
-            if (rc != 0)
-            {
-                Completed();
-                throw MpiPINVOKE.SWIGPendingException.Retrieve();
-            }
+            long h = handle;
+            int rc = NativeLight.Test(&h, &d);
+            handle = h;
+            if (rc != 0) Failed();
             if (d.Valid == 0) return null;
             return last = Finished(in d);
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private Status TestOther()
+        {
+            if (light) throw Disposed();
+            return TestNative();
         }
 
         /// <summary>True until the operation has been completed by Wait or Test.</summary>
@@ -272,7 +353,6 @@ namespace Oompi
                 if (pending)
                 {
                     pin = default;  // the native request frees it (NativeCallbacks.FreeHandle)
-                    pinned = null;
                 }
                 else Completed();
                 handle = NullHandle;
@@ -310,16 +390,16 @@ namespace Oompi
         /// <summary>As <see cref="Isend(MpiBuffer, int)"/> with a tag.</summary>
         public unsafe Request Isend(MpiBuffer buf, int dest, int tag)
         {
-            BufferDesc d = buf.PinPooled(out GCHandle pin, out Array pinned);
+            BufferDesc d = buf.PinPooled(out GCHandle pin, out IntPtr sticky);
             long h;
             int rc = NativeLight.Isend(getCPtr(this).Handle, &d, dest, tag, &h);
             GC.KeepAlive(this);  // the proxy's native object outlives the call
             if (rc != 0)
             {
-                PinPool.Return(pin, pinned);
+                PinPool.Return(pin, sticky);
                 throw MpiPINVOKE.SWIGPendingException.Retrieve();
             }
-            return Request.Light(h, pin, pinned, false);
+            return Request.Light(h, pin, sticky, false);
         }
 
         /// <summary>
@@ -335,21 +415,54 @@ namespace Oompi
         /// <summary>As <see cref="Irecv(MpiBuffer)"/> from <paramref name="source"/> with <paramref name="tag"/>.</summary>
         public unsafe Request Irecv(MpiBuffer buf, int source, int tag)
         {
-            BufferDesc d = buf.PinPooled(out GCHandle pin, out Array pinned);
+            BufferDesc d = buf.PinPooled(out GCHandle pin, out IntPtr sticky);
             long h;
             int rc = NativeLight.Irecv(getCPtr(this).Handle, &d, source, tag, &h);
             GC.KeepAlive(this);
             if (rc != 0)
             {
-                PinPool.Return(pin, pinned);
+                PinPool.Return(pin, sticky);
                 throw MpiPINVOKE.SWIGPendingException.Retrieve();
             }
-            return Request.Light(h, pin, pinned, true);
+            return Request.Light(h, pin, sticky, true);
+        }
+    }
+
+    public partial class Comm
+    {
+        /// <summary>
+        /// Isend/Irecv of a whole array of a primitive type (kind): its pooled pin, then the
+        /// scalar entry point (no BufferDesc, no MpiBuffer).
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]  // as Request.Wait
+        internal unsafe Request StartArray(Array a, long count, int kind, int peer, int tag, bool receive)
+        {
+            GCHandle pin = PinPool.Rent(a, out IntPtr sticky);
+            void* data = (void*)PinPool.AddressOf(a);  // pinned by pin
+            long h;
+            int rc = receive ? NativeLight.IrecvData(swigCPtr.Handle, data, count, kind, peer, tag, &h)
+                             : NativeLight.IsendData(swigCPtr.Handle, data, count, kind, peer, tag, &h);
+            GC.KeepAlive(this);
+            if (rc != 0) StartFailed(pin, sticky);
+            return Request.Light(h, pin, sticky, receive);
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static void StartFailed(GCHandle pin, IntPtr sticky)
+        {
+            PinPool.Return(pin, sticky);
+            ThrowPending();
         }
     }
 
     internal static unsafe class NativeLight
     {
+        [DllImport(MpiPINVOKE.LibraryName, EntryPoint = "oompi_cs_stack")]
+        internal static extern int Stack(void** low, nuint* size);
+        [DllImport(MpiPINVOKE.LibraryName, EntryPoint = "oompi_cs_isend_data")]
+        internal static extern int IsendData(IntPtr comm, void* data, long count, int kind, int dest, int tag, long* handle);
+        [DllImport(MpiPINVOKE.LibraryName, EntryPoint = "oompi_cs_irecv_data")]
+        internal static extern int IrecvData(IntPtr comm, void* data, long count, int kind, int source, int tag, long* handle);
         [DllImport(MpiPINVOKE.LibraryName, EntryPoint = "oompi_cs_request_null")]
         internal static extern long RequestNull();
         [DllImport(MpiPINVOKE.LibraryName, EntryPoint = "oompi_cs_isend")]

@@ -21,6 +21,7 @@ namespace Oompi
     {
         private readonly StatusData data;
 
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         internal bool Is(in StatusData d) =>
             data.Source == d.Source && data.Tag == d.Tag && data.Error == d.Error &&
             data.Cancelled == d.Cancelled && data.CountBytes == d.CountBytes;

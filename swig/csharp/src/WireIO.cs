@@ -193,7 +193,7 @@ namespace Oompi
             ulong n = (ulong)a.Length;
             Unsafe.WriteUnaligned(ref at, BitConverter.IsLittleEndian ? n : BinaryPrimitives.ReverseEndianness(n));
             if (BitConverter.IsLittleEndian || Unsafe.SizeOf<T>() == 1)
-                Unsafe.CopyBlockUnaligned(ref Unsafe.Add(ref at, 8), ref Unsafe.As<T, byte>(ref MemoryMarshal.GetReference(a)), (uint)bytes);
+                WireEndian.Copy(ref Unsafe.Add(ref at, 8), ref Unsafe.As<T, byte>(ref MemoryMarshal.GetReference(a)), a.Length * Unsafe.SizeOf<T>());
             else
                 WireEndian.ReverseCopy(MemoryMarshal.AsBytes(a), new Span<byte>(Buf, Pos + 8, (int)bytes), Unsafe.SizeOf<T>());
             Pos += 8 + (int)bytes;
@@ -510,18 +510,17 @@ namespace Oompi
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private void FillPacked<T>(Span<T> dest) where T : unmanaged
         {
-            int bytes = dest.Length * Unsafe.SizeOf<T>();
-            var src = new ReadOnlySpan<byte>(buf, Pos, bytes);
+            int bytes = dest.Length * Unsafe.SizeOf<T>();  // ReadSize checked that they are there
+            ref byte src = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(buf), Pos);
             if (typeof(T) == typeof(bool))
             {
-                int bad = src.IndexOfAnyExcept((byte)0, (byte)1);
-                if (bad >= 0) throw Corrupt($"a bool byte is {src[bad]}, not 0 or 1", -bad);
+                int bad = MemoryMarshal.CreateReadOnlySpan(ref src, bytes).IndexOfAnyExcept((byte)0, (byte)1);
+                if (bad >= 0) throw Corrupt($"a bool byte is {Unsafe.Add(ref src, bad)}, not 0 or 1", -bad);
             }
             if (BitConverter.IsLittleEndian || Unsafe.SizeOf<T>() == 1)
-                Unsafe.CopyBlockUnaligned(ref Unsafe.As<T, byte>(ref MemoryMarshal.GetReference(dest)),
-                                          ref MemoryMarshal.GetReference(src), (uint)bytes);
+                WireEndian.Copy(ref Unsafe.As<T, byte>(ref MemoryMarshal.GetReference(dest)), ref src, bytes);
             else
-                WireEndian.ReverseCopy(src, MemoryMarshal.AsBytes(dest), Unsafe.SizeOf<T>());
+                WireEndian.ReverseCopy(MemoryMarshal.CreateReadOnlySpan(ref src, bytes), MemoryMarshal.AsBytes(dest), Unsafe.SizeOf<T>());
             Pos += bytes;
         }
 
@@ -584,6 +583,34 @@ namespace Oompi
 
     internal static class WireEndian
     {
+        /// <summary>
+        /// memcpy, with up to 16 bytes copied inline: a list's nodes often hold a few numbers,
+        /// and the copy call costs more than the copy there.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal static void Copy(ref byte dest, ref byte src, int bytes)
+        {
+            if (bytes <= 16)
+            {
+                if (bytes >= 8)
+                {
+                    Unsafe.WriteUnaligned(ref dest, Unsafe.ReadUnaligned<ulong>(ref src));
+                    Unsafe.WriteUnaligned(ref Unsafe.Add(ref dest, bytes - 8), Unsafe.ReadUnaligned<ulong>(ref Unsafe.Add(ref src, bytes - 8)));
+                }
+                else if (bytes >= 4)
+                {
+                    Unsafe.WriteUnaligned(ref dest, Unsafe.ReadUnaligned<uint>(ref src));
+                    Unsafe.WriteUnaligned(ref Unsafe.Add(ref dest, bytes - 4), Unsafe.ReadUnaligned<uint>(ref Unsafe.Add(ref src, bytes - 4)));
+                }
+                else
+                {
+                    for (int i = 0; i < bytes; i++) Unsafe.Add(ref dest, i) = Unsafe.Add(ref src, i);
+                }
+                return;
+            }
+            Unsafe.CopyBlockUnaligned(ref dest, ref src, (uint)bytes);
+        }
+
         internal static void ReverseCopy(ReadOnlySpan<byte> src, Span<byte> dest, int size)
         {
             for (int i = 0; i < src.Length; i += size)

@@ -548,7 +548,7 @@ namespace Oompi
             // fields written or read inline, no delegate call per node).
             internal Action<WireWriter, T> WriteChain;
             // The same without the identity map (the fields hold no references; see
-            // WireWriter.WriteNewDeferred): false when the list cycles (nothing is kept then).
+            // WireWriter.BeginDeferred): false when the list cycles (nothing is kept then).
             internal Func<WireWriter, T, bool> WriteChainDeferred;
             internal Action<WireReader, T> ReadChain;  // without the reader's table when the fields hold no references
         }

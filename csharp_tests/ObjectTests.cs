@@ -148,6 +148,23 @@ namespace Oompi.Tests
         [Transportable] public readonly FrozenNode Next;
     }
 
+    /// <summary>
+    /// The bench's list node: numbers and the link, no other reference, so the list loops write
+    /// and read it without the writer's identity map and the reader's table.
+    /// </summary>
+    public sealed class PlainNode
+    {
+        [Transportable] public int[] Data;
+        [Transportable] public PlainNode Next;
+    }
+
+    /// <summary>A list and a reference into it, after it (nested: the list is not the first object).</summary>
+    public sealed class PlainPair
+    {
+        [Transportable] public PlainNode List;
+        [Transportable] public PlainNode Mark;
+    }
+
     /// <summary>Object graphs in wire format v1: golden bytes, point to point, collectives, bad input.</summary>
     public class ObjectTests
     {
@@ -538,6 +555,114 @@ namespace Oompi.Tests
             var g = Wire.Deserialize<FrozenNode>(Wire.Serialize(f));
             for (int i = 99; i >= 0; i--, g = g.Next) Assert.Equal(i, g.V);
             Assert.Null(g);
+        }
+
+        private static PlainNode PlainList(int n)
+        {
+            PlainNode head = null;
+            for (int i = n - 1; i >= 0; i--) head = new PlainNode { Data = new[] { i, -i }, Next = head };
+            return head;
+        }
+
+        private static PlainNode At(PlainNode p, int k)
+        {
+            while (k-- > 0) p = p.Next;
+            return p;
+        }
+
+        /// <summary>Count of nodes, each checked to hold {i, -i}.</summary>
+        private static int CheckPlain(PlainNode p, int max)
+        {
+            int i = 0;
+            for (; p != null && i < max; p = p.Next, i++)
+                if (p.Data.Length != 2 || p.Data[0] != i || p.Data[1] != -i) Assert.Fail($"node {i}");
+            return i;
+        }
+
+        [Fact]
+        public void ListLoopsWithoutIdentityTables()
+        {
+            // A cycle back to the head: the writer's loop meets the head again (Brent) and
+            // writes the list again with the identity map; the last header names id 1.
+            var ring = PlainList(5);
+            At(ring, 4).Next = ring;
+            byte[] bytes = Wire.Serialize(ring);
+            Assert.Equal(5 * (4 + 8 + 8) + 4, bytes.Length);
+            Assert.Equal(1u, BitConverter.ToUInt32(bytes, bytes.Length - 4));
+            var r = Wire.Deserialize<PlainNode>(bytes);
+            Assert.Equal(5, CheckPlain(r, 5));
+            Assert.Same(r, At(r, 5));
+            // A node referenced twice: by its predecessor's link and by a later element (the
+            // writer enters the list in its map, the reader in its table, only then); null
+            // between; the head again.
+            var list = PlainList(6);
+            var got = Wire.Deserialize<PlainNode[]>(Wire.Serialize(new[] { list, null, At(list, 3), list }));
+            Assert.Equal(6, CheckPlain(got[0], 10));
+            Assert.Null(got[1]);
+            Assert.Same(At(got[0], 3), got[2]);
+            Assert.Same(got[0], got[3]);
+            // The other order: the middle's list first, then the head's, whose loop ends with a
+            // reference to a node of the first (read by a list loop, not yet in the table).
+            got = Wire.Deserialize<PlainNode[]>(Wire.Serialize(new[] { At(list, 3), list }));
+            Assert.Equal(6, CheckPlain(got[1], 10));
+            Assert.Same(got[0], At(got[1], 3));
+            // The same inside one list: the tail joins the middle (a cycle that is not the head).
+            At(list, 5).Next = At(list, 2);
+            r = Wire.Deserialize<PlainNode>(Wire.Serialize(list));
+            Assert.Equal(6, CheckPlain(r, 6));
+            Assert.Same(At(r, 2), At(r, 6));
+            // Null data in the middle travels as empty; a null link ends the list.
+            list = PlainList(4);
+            At(list, 1).Data = null;
+            r = Wire.Deserialize<PlainNode>(Wire.Serialize(list));
+            Assert.Empty(At(r, 1).Data);
+            Assert.Equal(new[] { 2, -2 }, At(r, 2).Data);
+            Assert.Null(At(r, 3).Next);
+            // Corrupt: the list's second node with the id of a third (out of sequence), a
+            // reference to a node not seen yet, and a a valid reference back into the list.
+            bytes = Wire.Serialize(PlainList(3));
+            var bad = (byte[])bytes.Clone();
+            BitConverter.TryWriteBytes(bad.AsSpan(20), 0x80000003u);
+            Assert.Contains("out of sequence", Assert.Throws<SerializationException>(() => Wire.Deserialize<PlainNode>(bad)).Message);
+            bad = (byte[])bytes.Clone();
+            BitConverter.TryWriteBytes(bad.AsSpan(bad.Length - 4), 4u);
+            Assert.Contains("not seen yet", Assert.Throws<SerializationException>(() => Wire.Deserialize<PlainNode>(bad)).Message);
+            bad = (byte[])bytes.Clone();
+            BitConverter.TryWriteBytes(bad.AsSpan(bad.Length - 4), 3u);  // the third node as its own link
+            r = Wire.Deserialize<PlainNode>(bad);
+            Assert.Equal(3, CheckPlain(r, 3));
+            Assert.Same(At(r, 2), At(r, 3));
+
+            // 200000 nodes (no stack per node), blocking OSend / ORecv and the nonblocking path:
+            // a later reference into the list, from a list element and from a field.
+            const int n = 200_000;
+            var big = PlainList(n);
+            var msg = new List<PlainNode> { big, At(big, n - 1), At(big, 150_000) };
+            List<PlainNode> two;
+            if (Size == 1)
+            {
+                two = Exchange<List<PlainNode>>(msg, 36);
+            }
+            else if (Rank % 2 == 0)  // 4 MB: the blocking sends must meet receives
+            {
+                world.OSend(msg, Next, 36);
+                two = world.ORecv<List<PlainNode>>(Prev, 36);
+            }
+            else
+            {
+                two = world.ORecv<List<PlainNode>>(Prev, 36);
+                world.OSend(msg, Next, 36);
+            }
+            Assert.Equal(n, CheckPlain(two[0], n + 1));
+            Assert.Same(At(two[0], n - 1), two[1]);
+            Assert.Same(At(two[0], 150_000), two[2]);
+            var pair = Exchange<PlainPair>(new PlainPair { List = big, Mark = At(big, 150_000) }, 37);
+            Assert.Equal(n, CheckPlain(pair.List, n + 1));
+            Assert.Same(At(pair.List, 150_000), pair.Mark);
+            At(big, n - 1).Next = big;  // a cycle closing it
+            var closed = Exchange<PlainNode>(big, 38);
+            Assert.Equal(n, CheckPlain(closed, n));
+            Assert.Same(closed, At(closed, n));
         }
 
         [Fact]

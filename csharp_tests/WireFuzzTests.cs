@@ -236,6 +236,8 @@ namespace Oompi.Tests
             };
             var tree = new TreeValue { V = 1, Kids = { new TreeValue { V = 2 }, new TreeValue { V = 3, Kids = { new TreeValue { V = 4 } } } } };
             var nest = new NestMap { At = new Point(1, 1), Map = new() { [1] = new NestMap(), [2] = new NestMap { At = new Point(2, 2) } } };
+            PlainNode plain = null;
+            for (int i = 0; i < 12; i++) plain = new PlainNode { Data = Enumerable.Range(0, i % 3).ToArray(), Next = plain };
             var arr = new NestArray { Name = "root", Kids = new[] { new NestArray { Name = "a" }, null, new NestArray { Name = "b", Kids = Array.Empty<NestArray>() } } };
             return new (string, byte[], Func<byte[], object>)[]
             {
@@ -245,6 +247,9 @@ namespace Oompi.Tests
                 ("NestMap", Wire.Serialize(nest), b => Wire.Deserialize<NestMap>(b)),
                 ("NestArray", Wire.Serialize(arr), b => Wire.Deserialize<NestArray>(b)),
                 ("HeadFirst x20", Wire.Serialize(HeadFirstChain(20)), b => Wire.Deserialize<HeadFirst>(b)),
+                ("PlainNode x12 (list loops without tables)", Wire.Serialize(plain), b => Wire.Deserialize<PlainNode>(b)),
+                ("PlainNode[] (references into lists)", Wire.Serialize(new[] { plain.Next.Next, null, plain, plain.Next }),
+                    b => Wire.Deserialize<PlainNode[]>(b)),
                 ("List<ListNode>", Wire.Serialize(new List<ListNode> { shared, Golden.Graph(1), shared }), b => Wire.Deserialize<List<ListNode>>(b)),
                 ("Shape", Wire.Serialize(Golden.Shape()), b => Wire.Deserialize<Shape>(b)),
                 ("Dictionary<string, List<int[]>>", Wire.Serialize(new Dictionary<string, List<int[]>> { ["x"] = new() { new[] { 1, 2 }, null } }),

@@ -548,9 +548,9 @@ namespace Oompi
             // fields written or read inline, no delegate call per node).
             internal Action<WireWriter, T> WriteChain;
             // The same without the identity map (the fields hold no references; see
-            // WireWriter.WriteNewDeferred): false when the list cycles (nothing is kept then).
+            // WireWriter.BeginDeferred): false when the list cycles (nothing is kept then).
             internal Func<WireWriter, T, bool> WriteChainDeferred;
-            internal Action<WireReader, T> ReadChain;
+            internal Action<WireReader, T> ReadChain;  // without the reader's table when the fields hold no references
         }
 
         private static Plan plan;
@@ -581,8 +581,16 @@ namespace Oompi
                             p.SetTail = Expression.Lambda<Action<T, T>>(WireEmit.AssignField(o, tp.Tail, n), o, n).Compile();
                             p.WriteChain = WireEmit.ChainWriter<T>(fields, tp.Tail, p.Exact);
                             if (fields.All(f => Plans.HoldsNoReferences(f.FieldType)))
-                                p.WriteChainDeferred = WireEmit.ChainWriterDeferred<T>(fields, tp.Tail, p.Exact);
-                            p.ReadChain = WireEmit.ChainReader<T>(fields, tp.Tail);
+                            {
+                                var getTail = p.GetTail;
+                                Func<object, object> walk = x => getTail(Unsafe.As<T>(x));
+                                p.WriteChainDeferred = WireEmit.ChainWriterDeferred<T>(fields, tp.Tail, p.Exact, walk);
+                                p.ReadChain = WireEmit.ChainReaderDeferred<T>(fields, tp.Tail, walk);
+                            }
+                            else
+                            {
+                                p.ReadChain = WireEmit.ChainReader<T>(fields, tp.Tail);
+                            }
                         }
                         plan = p;
                     }
@@ -990,10 +998,11 @@ namespace Oompi
 
         /// <summary>
         /// ChainWriter for a top-level list whose fields hold no references: every link is
-        /// numbered without the identity map (WriteNewDeferred); false as soon as the walk meets
-        /// a node again (Brent's cycle detection: a tortoise moved to the hare at powers of two).
+        /// numbered without the identity map (WireWriter.BeginDeferred; the ids counted in a
+        /// local); false as soon as the walk meets a node again (Brent's cycle detection: a
+        /// tortoise moved to the hare at powers of two).
         /// </summary>
-        internal static Func<WireWriter, T, bool> ChainWriterDeferred<T>(FieldInfo[] fields, FieldInfo tail, bool exact) where T : class
+        internal static Func<WireWriter, T, bool> ChainWriterDeferred<T>(FieldInfo[] fields, FieldInfo tail, bool exact, Func<object, object> walk) where T : class
         {
             var w = Expression.Parameter(typeof(WireWriter), "w");
             var o = Expression.Parameter(typeof(T), "o");
@@ -1001,12 +1010,15 @@ namespace Oompi
             var tortoise = Expression.Variable(typeof(T), "tortoise");
             var power = Expression.Variable(typeof(int), "power");
             var steps = Expression.Variable(typeof(int), "steps");
+            var id = Expression.Variable(typeof(uint), "id");
             var done = Expression.Label(typeof(bool), "done");
+            var writeU32 = M(typeof(WireWriter), nameof(WireWriter.WriteU32));
             var body = new List<Expression>();
             body.AddRange(fields.Select(f => Write(w, Expression.Field(o, f), f.FieldType)));
             body.Add(Expression.Assign(next, Expression.Field(o, tail)));
             body.Add(Expression.IfThen(Expression.Equal(next, Expression.Constant(null, typeof(T))),
-                Expression.Block(Expression.Call(w, M(typeof(WireWriter), nameof(WireWriter.WriteU32)), Expression.Constant(0u)),
+                Expression.Block(Expression.Call(w, writeU32, Expression.Constant(0u)),
+                                 Expression.Call(w, Internal(typeof(WireWriter), nameof(WireWriter.EndDeferred)), id),
                                  Expression.Break(done, Expression.Constant(true)))));
             body.Add(Expression.IfThen(Expression.ReferenceEqual(next, tortoise), Expression.Break(done, Expression.Constant(false))));
             body.Add(Expression.IfThen(Expression.Equal(Expression.PreIncrementAssign(steps), power),
@@ -1016,12 +1028,58 @@ namespace Oompi
                 body.Add(Expression.IfThen(
                     Expression.NotEqual(Expression.Call(next, typeof(object).GetMethod(nameof(GetType))!), Expression.Constant(typeof(T))),
                     Expression.Throw(Expression.Call(typeof(Refs<T>).GetMethod(nameof(Refs<T>.WrongType), BindingFlags.NonPublic | BindingFlags.Static)!, next))));
-            body.Add(Expression.Call(w, typeof(WireWriter).GetMethod(nameof(WireWriter.WriteNewDeferred), BindingFlags.NonPublic | BindingFlags.Instance)!, next));
+            body.Add(Expression.IfThen(Expression.Equal(id, Expression.Constant(0x7FFFFFFFu)),
+                Expression.Throw(Expression.Call(Internal(typeof(WireWriter), nameof(WireWriter.TooManyObjects))))));
+            body.Add(Expression.Call(w, writeU32, Expression.Or(Expression.PreIncrementAssign(id), Expression.Constant(WireWriter.NewBit))));
             body.Add(Expression.Assign(o, next));
             var loop = Expression.Loop(Expression.Block(body), done);
-            return Expression.Lambda<Func<WireWriter, T, bool>>(Expression.Block(typeof(bool), new[] { next, tortoise, power, steps },
+            return Expression.Lambda<Func<WireWriter, T, bool>>(Expression.Block(typeof(bool), new[] { next, tortoise, power, steps, id },
                 Expression.Assign(tortoise, o), Expression.Assign(power, Expression.Constant(1)), Expression.Assign(steps, Expression.Constant(0)),
+                Expression.Assign(id, Expression.Call(w, Internal(typeof(WireWriter), nameof(WireWriter.BeginDeferred)), o, Expression.Constant(walk))),
                 loop), w, o).Compile();
+        }
+
+        /// <summary>
+        /// ChainReader for a list whose fields hold no references: the links are not entered in
+        /// the reader's table (WireReader.BeginChain; the ids counted in a local), each node is
+        /// its fields, then the next new id (a new node) or the header that ends the list.
+        /// </summary>
+        internal static Action<WireReader, T> ChainReaderDeferred<T>(FieldInfo[] fields, FieldInfo tail, Func<object, object> walk) where T : class
+        {
+            var r = Expression.Parameter(typeof(WireReader), "r");
+            var o = Expression.Parameter(typeof(T), "o");
+            var next = Expression.Variable(typeof(T), "next");
+            var id = Expression.Variable(typeof(uint), "id");
+            var raw = Expression.Variable(typeof(uint), "raw");
+            var done = Expression.Label("done");
+            var body = new List<Expression>();
+            body.AddRange(fields.Select(f => AssignField(o, f, Read(r, f.FieldType))));
+            body.Add(Expression.Assign(raw, Expression.Call(r, M(typeof(WireReader), nameof(WireReader.ReadU32)))));
+            body.Add(Expression.IfThen(
+                Expression.NotEqual(raw, Expression.Or(Expression.Add(id, Expression.Constant(1u)), Expression.Constant(WireWriter.NewBit))),
+                Expression.Block(
+                    Expression.Call(r, Internal(typeof(WireReader), nameof(WireReader.EndChain)), id),
+                    AssignField(o, tail, Expression.Call(r, Internal(typeof(WireReader), nameof(WireReader.ChainEnd)).MakeGenericMethod(typeof(T)), raw)),
+                    Expression.Break(done))));
+            body.Add(Expression.PreIncrementAssign(id));
+            body.Add(Expression.Assign(next, New<T>()));
+            body.Add(AssignField(o, tail, next));
+            body.Add(Expression.Assign(o, next));
+            var loop = Expression.Loop(Expression.Block(body), done);
+            return Expression.Lambda<Action<WireReader, T>>(Expression.Block(new[] { next, id, raw },
+                Expression.Assign(id, Expression.Call(r, Internal(typeof(WireReader), nameof(WireReader.BeginChain)), o, Expression.Constant(walk))),
+                loop), r, o).Compile();
+        }
+
+        private static MethodInfo Internal(Type owner, string name) =>
+            owner.GetMethod(name, BindingFlags.NonPublic | BindingFlags.Public | BindingFlags.Static | BindingFlags.Instance) ??
+            throw new MissingMethodException(owner.Name, name);
+
+        /// <summary>A new T: its parameterless constructor (public or not), else every field zero.</summary>
+        private static Expression New<T>()
+        {
+            var ctor = typeof(T).GetConstructor(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic, null, Type.EmptyTypes, null);
+            return ctor is not null ? Expression.New(ctor) : Expression.Invoke(Expression.Constant(Constructor<T>()));
         }
 
         /// <summary>
@@ -1035,9 +1093,7 @@ namespace Oompi
             var next = Expression.Variable(typeof(T), "next");
             var isNew = Expression.Variable(typeof(bool), "isNew");
             var done = Expression.Label("done");
-            var ctor = typeof(T).GetConstructor(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic, null, Type.EmptyTypes, null);
-            Expression create = ctor is not null ? Expression.New(ctor)
-                : Expression.Invoke(Expression.Constant(Constructor<T>()));
+            Expression create = New<T>();
             var header = typeof(WireReader).GetMethod(nameof(WireReader.ReadRefHeader), BindingFlags.NonPublic | BindingFlags.Instance)!
                 .MakeGenericMethod(typeof(T));
             var body = new List<Expression>();

@@ -37,47 +37,70 @@ namespace Oompi
             ids?.Clear();
             lastId = 0;
             ValueDepth = 0;
-            Array.Clear(deferred, 0, deferredCount);
             deferredCount = 0;
+            deferredFrom = null;
+            deferredWalk = null;
         }
 
-        // Objects a list loop numbered without the identity map (ids deferredFirst, +1, ...):
-        // a top-level list whose nodes hold no references can meet no node twice unless it
-        // cycles (which the loop detects, then writes the list again with the map). They enter
-        // the map only if a later reference needs looking up (FlushDeferred).
-        private object[] deferred = Array.Empty<object>();
-        private int deferredCount;
+        // Objects a list loop numbered without the identity map (ids deferredFirst, +1, ...): a
+        // top-level list whose nodes hold no references can meet no node twice unless it cycles
+        // (which the loop detects, then writes the list again with the map). They are the
+        // deferredCount links that follow deferredFrom (deferredWalk gives a node's link), so
+        // nothing is stored per node; they enter the map only if a later reference needs
+        // looking up (FlushDeferred walks the list again).
+        private object deferredFrom;
+        private Func<object, object> deferredWalk;
+        private uint deferredCount;
         private uint deferredFirst;
 
         /// <summary>True when the object just written (new) is the message's only object so far.</summary>
         internal bool OnlyObject() => lastId == 1 && deferredCount == 0;
 
-        /// <summary>A new object that does not enter the identity map (see deferred).</summary>
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        internal void WriteNewDeferred(object obj)
+        /// <summary>
+        /// A list loop starts numbering the links after <paramref name="from"/> (the only
+        /// object so far) without the identity map: the last id used, which the loop counts on
+        /// from in a local and hands to <see cref="EndDeferred"/>.
+        /// </summary>
+        internal uint BeginDeferred(object from, Func<object, object> walk)
         {
-            if (lastId == 0x7FFFFFFFu) throw new SerializationException("oompi: more than 2^31-1 objects in one message");
-            if (deferredCount == 0) deferredFirst = lastId + 1;
-            if (deferredCount == deferred.Length) Array.Resize(ref deferred, Math.Max(64, deferredCount * 2));
-            deferred[deferredCount++] = obj;
-            WriteU32(++lastId | NewBit);
+            deferredFrom = from;
+            deferredWalk = walk;
+            deferredFirst = lastId + 1;
+            return lastId;
         }
+
+        /// <summary>The loop of BeginDeferred stopped with <paramref name="last"/> the last id it wrote.</summary>
+        internal void EndDeferred(uint last)
+        {
+            deferredCount = last - lastId;
+            lastId = last;
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static Exception TooManyObjects() => new SerializationException("oompi: more than 2^31-1 objects in one message");
 
         /// <summary>Back to just after the object with id <paramref name="id"/> at <paramref name="pos"/>: the deferred ones are forgotten.</summary>
         internal void Rewind(int pos, uint id)
         {
             Pos = pos;
             lastId = id;
-            Array.Clear(deferred, 0, deferredCount);
             deferredCount = 0;
+            deferredFrom = null;
+            deferredWalk = null;
         }
 
         [MethodImpl(MethodImplOptions.NoInlining)]
         private void FlushDeferred()
         {
-            for (int i = 0; i < deferredCount; i++) ids.GetOrAdd(deferred[i], deferredFirst + (uint)i);
-            Array.Clear(deferred, 0, deferredCount);
+            object o = deferredFrom;
+            for (uint i = 0; i < deferredCount; i++)
+            {
+                o = deferredWalk(o);
+                ids.GetOrAdd(o, deferredFirst + i);
+            }
             deferredCount = 0;
+            deferredFrom = null;
+            deferredWalk = null;
         }
 
         internal void Reset()
@@ -170,7 +193,7 @@ namespace Oompi
             ulong n = (ulong)a.Length;
             Unsafe.WriteUnaligned(ref at, BitConverter.IsLittleEndian ? n : BinaryPrimitives.ReverseEndianness(n));
             if (BitConverter.IsLittleEndian || Unsafe.SizeOf<T>() == 1)
-                Unsafe.CopyBlockUnaligned(ref Unsafe.Add(ref at, 8), ref Unsafe.As<T, byte>(ref MemoryMarshal.GetReference(a)), (uint)bytes);
+                WireEndian.Copy(ref Unsafe.Add(ref at, 8), ref Unsafe.As<T, byte>(ref MemoryMarshal.GetReference(a)), a.Length * Unsafe.SizeOf<T>());
             else
                 WireEndian.ReverseCopy(MemoryMarshal.AsBytes(a), new Span<byte>(Buf, Pos + 8, (int)bytes), Unsafe.SizeOf<T>());
             Pos += 8 + (int)bytes;
@@ -322,6 +345,9 @@ namespace Oompi
             objects = null;
             Array.Clear(o, 0, objectCount);
             objectCount = 0;
+            chainCount = 0;
+            chainFrom = null;
+            chainWalk = null;
             if (o.Length <= 1 << 20) spare = o;
         }
 
@@ -338,6 +364,45 @@ namespace Oompi
         {
             Array.Clear(objects, 0, objectCount);
             objectCount = 0;
+            chainCount = 0;
+            chainFrom = null;
+            chainWalk = null;
+        }
+
+        // Ids objectCount + 1 ... objectCount + chainCount: the links after chainFrom that a list
+        // loop read without entering them in the table (chainWalk gives a node's link). Nothing
+        // is stored per node; they enter the table when an id is next looked up (Materialize).
+        private object chainFrom;
+        private Func<object, object> chainWalk;
+        private int chainCount;
+
+        /// <summary>
+        /// A list loop starts reading the links after <paramref name="from"/> (just registered)
+        /// without the table: the last id so far, which the loop counts on from in a local and
+        /// hands to <see cref="EndChain"/>.
+        /// </summary>
+        internal uint BeginChain(object from, Func<object, object> walk)
+        {
+            if (chainCount != 0) Materialize();
+            chainFrom = from;
+            chainWalk = walk;
+            return (uint)objectCount;
+        }
+
+        /// <summary>The loop of BeginChain read the new objects up to id <paramref name="last"/>.</summary>
+        internal void EndChain(uint last) => chainCount = (int)(last - (uint)objectCount);
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void Materialize()
+        {
+            int need = objectCount + chainCount;
+            if (need > objects.Length) Array.Resize(ref objects, Math.Max(need, objects.Length * 2));
+            object o = chainFrom;
+            for (int i = objectCount; i < need; i++) objects[i] = o = chainWalk(o);
+            objectCount = need;
+            chainCount = 0;
+            chainFrom = null;
+            chainWalk = null;
         }
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -445,18 +510,17 @@ namespace Oompi
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private void FillPacked<T>(Span<T> dest) where T : unmanaged
         {
-            int bytes = dest.Length * Unsafe.SizeOf<T>();
-            var src = new ReadOnlySpan<byte>(buf, Pos, bytes);
+            int bytes = dest.Length * Unsafe.SizeOf<T>();  // ReadSize checked that they are there
+            ref byte src = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(buf), Pos);
             if (typeof(T) == typeof(bool))
             {
-                int bad = src.IndexOfAnyExcept((byte)0, (byte)1);
-                if (bad >= 0) throw Corrupt($"a bool byte is {src[bad]}, not 0 or 1", -bad);
+                int bad = MemoryMarshal.CreateReadOnlySpan(ref src, bytes).IndexOfAnyExcept((byte)0, (byte)1);
+                if (bad >= 0) throw Corrupt($"a bool byte is {Unsafe.Add(ref src, bad)}, not 0 or 1", -bad);
             }
             if (BitConverter.IsLittleEndian || Unsafe.SizeOf<T>() == 1)
-                Unsafe.CopyBlockUnaligned(ref Unsafe.As<T, byte>(ref MemoryMarshal.GetReference(dest)),
-                                          ref MemoryMarshal.GetReference(src), (uint)bytes);
+                WireEndian.Copy(ref Unsafe.As<T, byte>(ref MemoryMarshal.GetReference(dest)), ref src, bytes);
             else
-                WireEndian.ReverseCopy(src, MemoryMarshal.AsBytes(dest), Unsafe.SizeOf<T>());
+                WireEndian.ReverseCopy(MemoryMarshal.CreateReadOnlySpan(ref src, bytes), MemoryMarshal.AsBytes(dest), Unsafe.SizeOf<T>());
             Pos += bytes;
         }
 
@@ -472,14 +536,31 @@ namespace Oompi
             uint raw = ReadU32();
             isNew = false;
             if (raw == 0) return null;
+            if (chainCount != 0) Materialize();
             if ((raw & WireWriter.NewBit) != 0)
             {
-                uint id = raw & ~WireWriter.NewBit;
-                if (id != (uint)objectCount + 1)
-                    throw Corrupt($"new object id {id} where {objectCount + 1} was due (out of sequence)", 4);
+                if (raw != ((uint)objectCount + 1 | WireWriter.NewBit)) throw OutOfSequence(raw);
                 isNew = true;
                 return null;
             }
+            return BackRef<T>(raw);
+        }
+
+        /// <summary>
+        /// The header that ended a list loop (not the next new id): null, or a back-reference
+        /// checked as <see cref="ReadRefHeader"/> does.
+        /// </summary>
+        internal T ChainEnd<T>(uint raw) where T : class
+        {
+            if (raw == 0) return null;
+            if (chainCount != 0) Materialize();
+            if ((raw & WireWriter.NewBit) != 0) throw OutOfSequence(raw);
+            return BackRef<T>(raw);
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private T BackRef<T>(uint raw) where T : class
+        {
             if (raw > (uint)objectCount)
                 throw Corrupt($"reference to object {raw} before it appeared (not seen yet)", 4);
             object o = objects[(int)raw - 1];
@@ -487,6 +568,10 @@ namespace Oompi
                 throw Corrupt($"reference {raw} names an object of another type ({o.GetType().Name}, not {typeof(T).Name})", 4);
             return Unsafe.As<T>(o);
         }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private Exception OutOfSequence(uint raw) =>
+            Corrupt($"new object id {raw & ~WireWriter.NewBit} where {objectCount + 1} was due (out of sequence)", 4);
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal void Register(object o)
@@ -498,6 +583,34 @@ namespace Oompi
 
     internal static class WireEndian
     {
+        /// <summary>
+        /// memcpy, with up to 16 bytes copied inline: a list's nodes often hold a few numbers,
+        /// and the copy call costs more than the copy there.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal static void Copy(ref byte dest, ref byte src, int bytes)
+        {
+            if (bytes <= 16)
+            {
+                if (bytes >= 8)
+                {
+                    Unsafe.WriteUnaligned(ref dest, Unsafe.ReadUnaligned<ulong>(ref src));
+                    Unsafe.WriteUnaligned(ref Unsafe.Add(ref dest, bytes - 8), Unsafe.ReadUnaligned<ulong>(ref Unsafe.Add(ref src, bytes - 8)));
+                }
+                else if (bytes >= 4)
+                {
+                    Unsafe.WriteUnaligned(ref dest, Unsafe.ReadUnaligned<uint>(ref src));
+                    Unsafe.WriteUnaligned(ref Unsafe.Add(ref dest, bytes - 4), Unsafe.ReadUnaligned<uint>(ref Unsafe.Add(ref src, bytes - 4)));
+                }
+                else
+                {
+                    for (int i = 0; i < bytes; i++) Unsafe.Add(ref dest, i) = Unsafe.Add(ref src, i);
+                }
+                return;
+            }
+            Unsafe.CopyBlockUnaligned(ref dest, ref src, (uint)bytes);
+        }
+
         internal static void ReverseCopy(ReadOnlySpan<byte> src, Span<byte> dest, int size)
         {
             for (int i = 0; i < src.Length; i += size)

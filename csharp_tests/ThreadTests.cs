@@ -29,6 +29,22 @@ namespace Oompi.Tests
         private const int LargeInts = 1 << 18;  // 1 MiB: the rendezvous protocol
         private readonly Comm world = Comm.World();
 
+        /// Starts the workers and waits for them while another thread forces a compacting
+        /// collection every periodMs: pinned and pooled buffers must survive objects moving.
+        private static void RunWhileCollecting(List<Thread> workers, int periodMs)
+        {
+            using var stop = new ManualResetEventSlim();
+            var collector = new Thread(() =>
+            {
+                while (!stop.Wait(periodMs)) GC.Collect(2, GCCollectionMode.Forced, true, true);
+            });
+            collector.Start();
+            foreach (var w in workers) w.Start();
+            foreach (var w in workers) w.Join();
+            stop.Set();
+            collector.Join();
+        }
+
         private static int Iterations =>
             int.TryParse(Environment.GetEnvironmentVariable("OOMPI_THREAD_ITERATIONS"), out int n) ? n : 10_000;
 
@@ -69,17 +85,8 @@ namespace Oompi.Tests
                 workers.Add(new Thread(() => Run(leader)));
                 if (peer == rank) workers.Add(new Thread(() => Run(false)));
             }
-            using var stop = new ManualResetEventSlim();
             int gcBefore = GC.CollectionCount(0);
-            var collector = new Thread(() =>
-            {
-                while (!stop.Wait(5)) GC.Collect(2, GCCollectionMode.Forced, true, true);
-            });
-            collector.Start();
-            foreach (var w in workers) w.Start();
-            foreach (var w in workers) w.Join();
-            stop.Set();
-            collector.Join();
+            RunWhileCollecting(workers, 5);
             if (errors.Count > 0) throw new AggregateException(errors);
             Assert.True(GC.CollectionCount(0) > gcBefore, "the GC did not run");
             if (rank == 0)
@@ -134,16 +141,7 @@ namespace Oompi.Tests
                     catch (Exception e) { lock (errors) errors.Add(e); }
                 }));
             }
-            using var stop = new ManualResetEventSlim();
-            var collector = new Thread(() =>
-            {
-                while (!stop.Wait(2)) GC.Collect(2, GCCollectionMode.Forced, true, true);
-            });
-            collector.Start();
-            foreach (var w in workers) w.Start();
-            foreach (var w in workers) w.Join();
-            stop.Set();
-            collector.Join();
+            RunWhileCollecting(workers, 2);
             if (errors.Count > 0) throw new AggregateException(errors);
             GC.Collect(2, GCCollectionMode.Forced, true, true);
             foreach (var (r, buf, tag) in left)

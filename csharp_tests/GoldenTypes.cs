@@ -41,6 +41,16 @@ namespace Oompi.Tests
         public string NotSent = "default";
     }
 
+    /// <summary>A list whose nodes hold no other reference (C++ reads it without identity tables).</summary>
+    public sealed class ChainNode
+    {
+        [Transportable] public int[] Data = System.Array.Empty<int>();
+        [Transportable] public ChainNode Next;
+
+        public ChainNode() { }
+        public ChainNode(params int[] data) { Data = data; }
+    }
+
     public sealed class ListNode
     {
         [Transportable] public int[] Data = System.Array.Empty<int>();

@@ -46,6 +46,16 @@ namespace Oompi.Tests
                     tail = tail.Next;
                 }
                 world.OSend(head, 0, 5);
+
+                // 300 nodes, data [i, -i], the last linking back to node 100 (tag 6)
+                var ring = new ChainNode[300];
+                for (int i = 0; i < ring.Length; i++)
+                {
+                    ring[i] = new ChainNode(i, -i);
+                    if (i > 0) ring[i - 1].Next = ring[i];
+                }
+                ring[299].Next = ring[100];
+                world.OSend(ring[0], 0, 6);
             }
             catch (Exception e)
             {

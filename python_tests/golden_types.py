@@ -34,6 +34,14 @@ class ListNode:
     next: Optional["ListNode"] = None
 
 
+@oompi.transportable
+@dataclass(eq=False)
+class ChainNode:
+    """A list whose nodes hold no other reference (C++ reads it without identity tables)."""
+    data: list[oompi.int32] = field(default_factory=list)
+    next: Optional["ChainNode"] = None
+
+
 def golden_shape():
     return Shape("triangle", -1234567890123, True, Point(0.5, -1.25),
                  [Point(0, 0), Point(4, 0), Point(0, 3)], [7, 11], 2.5, 200, -300)

@@ -4,7 +4,8 @@
 
 Receives the golden shape (tag 1, by value) and graph (tag 2, a reference) in wire format v1,
 checks them, sends back the shape with id + 1 and name + "!" (tag 3), the graph with its data
-times 10 (tag 4) and a chain of 1000 nodes whose `other` is the head (tag 5). Any mismatch
+times 10 (tag 4), a chain of 1000 nodes whose `other` is the head (tag 5) and a 300-node
+ChainNode list closing on node 100 (tag 6). Any mismatch
 aborts the job, so the exit code of every rank says it.
 """
 import os
@@ -14,7 +15,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import oompi  # noqa: E402
-from golden_types import ListNode, Shape, golden_shape  # noqa: E402
+from golden_types import ChainNode, ListNode, Shape, golden_shape  # noqa: E402
 
 
 def check(ok, what):
@@ -46,6 +47,13 @@ def main(world):
         tail.next = ListNode([i], head)
         tail = tail.next
     world.osend(head, 0, 5, type=node)
+
+    # 300 nodes, data [i, -i], the last linking back to node 100 (tag 6)
+    ring = [ChainNode([i, -i]) for i in range(300)]
+    for x, y in zip(ring, ring[1:]):
+        x.next = y
+    ring[-1].next = ring[100]
+    world.osend(ring[0], 0, 6, type=oompi.Ref(ChainNode))
 
 
 with oompi.Environment() as env:

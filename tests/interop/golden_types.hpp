@@ -33,6 +33,14 @@ struct list_node {
   std::shared_ptr<list_node> other, next;
 };
 OOMPI_TRANSPORTABLE(list_node, data, other, next);
+
+// A list whose nodes hold no other reference: C++ reads and writes it without identity tables
+// (docs/wire-format.md, section 5).
+struct chain_node {
+  std::vector<std::int32_t> data;
+  std::shared_ptr<chain_node> next;
+};
+OOMPI_TRANSPORTABLE(chain_node, data, next);
 }  // namespace golden
 
 #endif  // OOMPI_TESTS_INTEROP_GOLDEN_TYPES_HPP

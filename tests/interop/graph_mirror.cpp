@@ -37,5 +37,15 @@ int main(int argc, char** argv) {
   }
   world.osend(chain[0], 0, 5);
   chain[0]->other.reset();
+
+  std::vector<std::shared_ptr<golden::chain_node>> ring(300);
+  for (std::size_t i = 0; i < ring.size(); ++i) {
+    ring[i] = std::make_shared<golden::chain_node>();
+    ring[i]->data = {static_cast<std::int32_t>(i), -static_cast<std::int32_t>(i)};
+    if (i > 0) ring[i - 1]->next = ring[i];
+  }
+  ring.back()->next = ring[100];
+  world.osend(ring[0], 0, 6);
+  for (auto& n : ring) n->next.reset();
   return 0;
 }

@@ -17,7 +17,9 @@
 //      same sharing and cycle (a.other == b.other == b.next == c, c.next == a, c.other null);
 //   5. rank 1 osends, tag 5, a chain of 1000 list_nodes built by itself: node i has data [i],
 //      other = the head (node 0), next = node i + 1 (null for the last);
-//   6. rank 0 checks 3, 4 and 5 and prints "graph_peer: ok".
+//   6. rank 1 osends, tag 6, a list of 300 chain_nodes { int32[] data; chain_node next }:
+//      node i has data [i, -i], and the last one's next is node 100 (a tail and a cycle);
+//   7. rank 0 checks 3, 4, 5 and 6 and prints "graph_peer: ok".
 // Any mismatch aborts the job (exit code nonzero on every rank).
 #include <oompi/oompi.hpp>
 #include "golden_types.hpp"
@@ -117,6 +119,17 @@ int main(int argc, char** argv) {
   check(n == 1000, "chain: " + std::to_string(n) + " nodes instead of 1000");
   if (head) head->other.reset();
   for (auto p = head; p; p = p->next) p->other.reset();
+
+  // read by the linear-chain path (no identity tables): the cycle must close on node 100
+  auto ring = world.orecv<std::shared_ptr<golden::chain_node>>(1, 6);
+  std::vector<golden::chain_node*> nodes;
+  for (auto* p = ring.get(); p && nodes.size() <= 300; p = p->next.get()) nodes.push_back(p);
+  check(nodes.size() == 301, "ring: " + std::to_string(nodes.size()) + " links followed, not a cycle");
+  for (int i = 0; i < 300; ++i)
+    check(nodes[i]->data == std::vector<std::int32_t>{i, -i}, "ring: data of node " + std::to_string(i));
+  check(nodes[300] == nodes[100], "ring: the last node does not link back to node 100");
+  nodes[299]->next.reset();
+  while (ring) ring = std::move(ring->next);
 
   std::printf("graph_peer: ok\n");
   return 0;

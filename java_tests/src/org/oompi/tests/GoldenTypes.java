@@ -75,6 +75,18 @@ public final class GoldenTypes {
   }
 
   /** struct list_node { int32[] data; list_node other, next; } (references; next last). */
+  /** A list whose nodes hold no other reference (C++ reads it without identity tables). */
+  public static class ChainNode {
+    @Transportable int[] data = new int[0];
+    @Transportable ChainNode next;
+
+    public ChainNode() {}
+
+    public ChainNode(int... data) {
+      this.data = data;
+    }
+  }
+
   public static class ListNode {
     @Transportable int[] data = new int[0];
     @Transportable ListNode other;

@@ -3,6 +3,7 @@ package org.oompi.tests;
 import java.util.Arrays;
 import org.oompi.Comm;
 import org.oompi.Environment;
+import org.oompi.tests.GoldenTypes.ChainNode;
 import org.oompi.tests.GoldenTypes.ListNode;
 import org.oompi.tests.GoldenTypes.Shape;
 
@@ -13,7 +14,8 @@ import org.oompi.tests.GoldenTypes.Shape;
  *
  * Receives the golden shape (tag 1, by value) and graph (tag 2, a reference) in wire format v1,
  * checks them, sends back the shape with id + 1 and name + "!" (tag 3), the graph with its data
- * times 10 (tag 4) and a chain of 1000 nodes whose {@code other} is the head (tag 5). Any
+ * times 10 (tag 4), a chain of 1000 nodes whose {@code other} is the head (tag 5) and a
+ * 300-node {@code ChainNode} list closing on node 100 (tag 6). Any
  * mismatch aborts the job, so every rank's exit code says it.
  */
 public final class GraphPeerJava {
@@ -50,6 +52,15 @@ public final class GraphPeerJava {
       tail = x;
     }
     world.osend(head, 0, 5);
+
+    // 300 nodes, data [i, -i], the last linking back to node 100 (tag 6)
+    ChainNode[] ring = new ChainNode[300];
+    for (int i = 0; i < ring.length; i++) {
+      ring[i] = new ChainNode(i, -i);
+      if (i > 0) ring[i - 1].next = ring[i];
+    }
+    ring[299].next = ring[100];
+    world.osend(ring[0], 0, 6);
   }
 
   public static void main(String[] args) {

@@ -231,21 +231,12 @@ extern "C" SWIGEXPORT void oompi_cs_register(oompi::csharp::free_handle_fn free_
 // the C# Request. No native allocation, no callback into C#, no finalizer. oompi_cs_adopt
 // turns one into a native request (request sets, Cancel) when it needs to be.
 namespace oompi::csharp {
-static_assert(sizeof(MPI_Request) <= sizeof(std::int64_t), "MPI_Request must fit an int64");
-inline std::int64_t to_i64(MPI_Request r) noexcept {
-  std::int64_t v = 0;
-  std::memcpy(&v, &r, sizeof r);
-  return v;
-}
-inline MPI_Request from_i64(std::int64_t v) noexcept {
-  MPI_Request r;
-  std::memcpy(&r, &v, sizeof r);
-  return r;
-}
+using rt::request_bits;
+using rt::request_from_bits;
 }  // namespace oompi::csharp
 
 extern "C" SWIGEXPORT std::int64_t oompi_cs_request_null() {
-  return oompi::csharp::to_i64(MPI_REQUEST_NULL);
+  return oompi::csharp::request_bits(MPI_REQUEST_NULL);
 }
 
 // Blittable arguments, an error code back (1: a C# exception is pending), as oompi_cs_send.
@@ -256,7 +247,7 @@ extern "C" SWIGEXPORT int oompi_cs_isend(const oompi::rt::comm* c, const oompi_c
   if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
   if (!describe(*d, b)) return 1;
   try {
-    *h = to_i64(c->isend_native(b, dest, tag));
+    *h = request_bits(c->isend_native(b, dest, tag));
     return 0;
   } catch (...) {
     translate();
@@ -271,7 +262,7 @@ extern "C" SWIGEXPORT int oompi_cs_irecv(const oompi::rt::comm* c, const oompi_c
   if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
   if (!describe(*d, b)) return 1;
   try {
-    *h = to_i64(c->irecv_native(b, source, tag));
+    *h = request_bits(c->irecv_native(b, source, tag));
     return 0;
   } catch (...) {
     translate();
@@ -287,7 +278,7 @@ extern "C" SWIGEXPORT int oompi_cs_isend_data(const oompi::rt::comm* c, void* da
   using namespace oompi::csharp;
   if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
   try {
-    *h = to_i64(c->isend_native(primitive_buffer(data, count, kind), dest, tag));
+    *h = request_bits(c->isend_native(primitive_buffer(data, count, kind), dest, tag));
     return 0;
   } catch (...) {
     translate();
@@ -302,7 +293,7 @@ extern "C" SWIGEXPORT int oompi_cs_irecv_data(const oompi::rt::comm* c, void* da
   if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
   try {
     oompi::rt::buffer b = primitive_buffer(data, count, kind);
-    *h = to_i64(c->irecv_native(b, source, tag));
+    *h = request_bits(c->irecv_native(b, source, tag));
     return 0;
   } catch (...) {
     translate();
@@ -313,14 +304,14 @@ extern "C" SWIGEXPORT int oompi_cs_irecv_data(const oompi::rt::comm* c, void* da
 /// Completes *h (MPI_Wait); *h is MPI_REQUEST_NULL afterwards, also when it failed.
 extern "C" SWIGEXPORT int oompi_cs_wait(std::int64_t* h, oompi_cs_status* out) noexcept {
   using namespace oompi::csharp;
-  MPI_Request r = from_i64(*h);
+  MPI_Request r = request_from_bits(*h);
   try {
     const oompi::rt::status s = oompi::rt::request::wait_native(r);
-    *h = to_i64(r);
+    *h = request_bits(r);
     *out = to_cs(&s);
     return 0;
   } catch (...) {
-    *h = to_i64(MPI_REQUEST_NULL);
+    *h = request_bits(MPI_REQUEST_NULL);
     translate();
     return 1;
   }
@@ -329,15 +320,15 @@ extern "C" SWIGEXPORT int oompi_cs_wait(std::int64_t* h, oompi_cs_status* out) n
 /// Completes *h if it is done (*out valid, *h null); *out invalid while pending.
 extern "C" SWIGEXPORT int oompi_cs_test(std::int64_t* h, oompi_cs_status* out) noexcept {
   using namespace oompi::csharp;
-  MPI_Request r = from_i64(*h);
+  MPI_Request r = request_from_bits(*h);
   try {
     oompi::rt::status s;
     const bool done = oompi::rt::request::test_native(r, s);
-    *h = to_i64(r);
+    *h = request_bits(r);
     *out = done ? to_cs(&s) : oompi_cs_status{};
     return 0;
   } catch (...) {
-    *h = to_i64(MPI_REQUEST_NULL);
+    *h = request_bits(MPI_REQUEST_NULL);
     translate();
     return 1;
   }
@@ -366,7 +357,7 @@ extern "C" SWIGEXPORT void* oompi_cs_adopt(std::int64_t h, std::intptr_t pin, in
   try {
     if (pin) keep.reset(new gchandle_keep(pin));
     return new oompi::rt::request(
-        oompi::rt::request::adopt(from_i64(h), std::move(keep), receive != 0));
+        oompi::rt::request::adopt(request_from_bits(h), std::move(keep), receive != 0));
   } catch (...) {
     translate();
     return nullptr;

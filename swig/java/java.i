@@ -1138,23 +1138,23 @@ OOMPI_JAVA_LIGHT_EXCEPTION(light_null)
 %extend oompi::rt::comm {
   long long isend_light(oompi::java::direct_address a, int position, int count, int kind,
                         int dest, int tag) const {
-    return oompi::java::handle_bits(
+    return oompi::rt::request_bits(
         $self->isend_native(oompi::java::direct_buffer(a, position, count, kind), dest, tag));
   }
   long long irecv_light(oompi::java::direct_address a, int position, int count, int kind,
                         int source, int tag) const {
     oompi::rt::buffer b = oompi::java::direct_buffer(a, position, count, kind);
-    return oompi::java::handle_bits($self->irecv_native(b, source, tag));
+    return oompi::rt::request_bits($self->irecv_native(b, source, tag));
   }
 }
 %extend oompi::rt::request {
   // The status packed (oompi::java::pack_status): primitives only, in and out.
   static long long light_wait(long long handle) {
-    MPI_Request h = oompi::java::handle_of(handle);
+    MPI_Request h = oompi::rt::request_from_bits(handle);
     return oompi::java::pack_status(oompi::rt::request::wait_native(h));
   }
   static long long light_test(long long handle) {
-    MPI_Request h = oompi::java::handle_of(handle);
+    MPI_Request h = oompi::rt::request_from_bits(handle);
     oompi::rt::status s;
     if (!oompi::rt::request::test_native(h, s)) return oompi::java::status_not_done;
     return oompi::java::pack_status(s);
@@ -1172,7 +1172,7 @@ OOMPI_JAVA_LIGHT_EXCEPTION(light_null)
   static void light_drop(long long handle, jobject buf, bool receive, JNIEnv* jni_env) {
     (void)oompi::java::adopt_light(jni_env, handle, buf, receive);
   }
-  static long long light_null() { return oompi::java::handle_bits(MPI_REQUEST_NULL); }
+  static long long light_null() { return oompi::rt::request_bits(MPI_REQUEST_NULL); }
 }
 
 %javamethodmodifiers oompi::rt::comm::send_array "";

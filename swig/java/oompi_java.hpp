@@ -912,18 +912,7 @@ inline void write_status(status_out o, const rt::status& s) noexcept {
 }
 
 // --- light requests (Request.java's light mode: comm.isend/irecv of a direct buffer) ---------
-// The bare MPI_Request travels to Java as a long (a pointer in Open MPI, an int in MPICH).
-static_assert(sizeof(MPI_Request) <= sizeof(std::int64_t), "MPI_Request must fit in a long");
-inline std::int64_t handle_bits(MPI_Request h) noexcept {
-  std::int64_t v = 0;
-  std::memcpy(&v, &h, sizeof h);
-  return v;
-}
-inline MPI_Request handle_of(std::int64_t v) noexcept {
-  MPI_Request h;
-  std::memcpy(&h, &v, sizeof h);
-  return h;
-}
+// The bare MPI_Request travels to Java as a long (rt::request_bits / request_from_bits).
 /// A completion's status packed into a long for Java: no slot to write, no object to make (the
 /// Java side unpacks it into a Status, which the JIT drops when the caller ignores it). Bits
 /// 0-30 the size in bytes, 31-46 source + 2, 47-61 tag + 2 (MPI's negative constants fit),
@@ -950,7 +939,7 @@ inline std::int64_t pack_status(const rt::status& s) noexcept {
 inline rt::request adopt_light(JNIEnv* env, std::int64_t h, jobject buf, bool receive) {
   std::unique_ptr<rt::keep_alive> keep;
   if (buf) keep.reset(new global_ref_keep(env, buf));
-  return rt::request::adopt(handle_of(h), std::move(keep), receive);
+  return rt::request::adopt(rt::request_from_bits(h), std::move(keep), receive);
 }
 }  // namespace oompi::java
 

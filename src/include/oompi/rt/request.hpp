@@ -13,6 +13,8 @@
 #include "buffer.hpp"
 #include "status.hpp"
 
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -84,6 +86,21 @@ private:
   state& live(const char* what);
   std::shared_ptr<state> st_;
 };
+
+#ifndef SWIG
+// A bare handle as the 64 bits a binding keeps it in (a pointer in Open MPI, an int in MPICH).
+static_assert(sizeof(MPI_Request) <= sizeof(std::int64_t), "MPI_Request must fit in 64 bits");
+inline std::int64_t request_bits(MPI_Request h) noexcept {
+  std::int64_t v = 0;
+  std::memcpy(&v, &h, sizeof h);
+  return v;
+}
+inline MPI_Request request_from_bits(std::int64_t v) noexcept {
+  MPI_Request h;
+  std::memcpy(&h, &v, sizeof h);
+  return h;
+}
+#endif
 
 }  // namespace oompi::rt
 

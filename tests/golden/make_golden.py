@@ -67,11 +67,38 @@ def shared_cyclic_list():
     return a + c + b
 
 
+def varint(n):
+    # unsigned LEB128, shortest form: sizes inside a compact chain (section 2.1)
+    out = b''
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        if n == 0:
+            return out + u8(byte)
+        out += u8(byte | 0x80)
+
+
+def compact_chain():
+    # struct chain_item { std::string name; std::int64_t id; bool flag; double weight;
+    #                     std::vector<std::int32_t> data; std::shared_ptr<chain_item> next; };
+    # OOMPI_TRANSPORTABLE(chain_item, name, id, flag, weight, data, next): a chain type (2.1).
+    #   1 {"first", -5, true, 0.5, [1, 2, 3]} -> 2 {"", 2^40, false, -2.25, [0 .. 199]}
+    #   -> 3 {"drei \u2713", 7, true, 1e300, []} -> back to 2
+    def node(name, id_, flag, weight, data):
+        b = name.encode('utf-8')
+        return (varint(len(b)) + b + i64(id_) + boolean(flag) + f64(weight) +
+                varint(len(data)) + b''.join(i32(v) for v in data))
+    return (u32(NEW) + u32(3) + u32(2) +
+            node('first', -5, True, 0.5, [1, 2, 3]) +
+            node('', 1 << 40, False, -2.25, list(range(200))) +
+            node('drei \u2713', 7, True, 1e300, []))
+
+
 FILES = {
     'int_vector.bin': int_vector,
     'string.bin': utf8_string,
     'nested_struct.bin': nested_struct,
     'shared_cyclic_list.bin': shared_cyclic_list,
+    'compact_chain.bin': compact_chain,
 }
 
 if __name__ == '__main__':

@@ -124,13 +124,13 @@ namespace Oompi
             int start = w.Pos;
             try
             {
-                Codec<T>.Write(w, value);
+                Codec<T>.WriteTop(w, value);
             }
             catch (DeepGraphException) when (!onBigStack)
             {
                 w.Pos = start;
                 w.ResetIds();
-                OnBigStack(() => Codec<T>.Write(w, value));
+                OnBigStack(() => Codec<T>.WriteTop(w, value));
             }
         }
 
@@ -143,13 +143,13 @@ namespace Oompi
                 T value;
                 try
                 {
-                    value = Codec<T>.Read(r);
+                    value = Codec<T>.ReadTop(r);
                 }
                 catch (DeepGraphException) when (!onBigStack)
                 {
                     r.Restart();
                     T v = default;
-                    OnBigStack(() => v = Codec<T>.Read(r));
+                    OnBigStack(() => v = Codec<T>.ReadTop(r));
                     value = v;
                 }
                 r.CheckEnd();
@@ -272,6 +272,7 @@ namespace Oompi
         internal int MinSize;            // fewest bytes a value takes (>= 1)
         internal FieldInfo[] Fields;     // Struct, ClassRef, ClassValue: transported fields in order
         internal FieldInfo Tail;         // ClassRef: the last field, a reference to the same class
+        internal bool Chain;             // ClassRef: a chain type (wire 1.1): a Tail and only leaves before it
         internal Type Element, Key;      // containers (Key: dictionaries, Element is the value)
     }
 
@@ -409,6 +410,7 @@ namespace Oompi
                     foreach (var f in fields) DescribeBehind(f.FieldType, $"{t.Name}.{f.Name}");
                     var last = fields.LastOrDefault();
                     if (last is not null && last.FieldType == t) p.Tail = last;
+                    p.Chain = p.Tail is not null && fields.Length >= 2 && fields[..^1].All(f => IsLeaf(f.FieldType));
                     return p;
                 }
                 // By value: the fields' sizes add up. Registered first (its size filled in after
@@ -481,6 +483,15 @@ namespace Oompi
             return null;
         }
 
+        /// <summary>
+        /// A field a compact chain carries (docs/wire-format.md 2.1): a number or bool (not an
+        /// enum), a string, an array of numbers (not of bools). Every language decides alike, so
+        /// List&lt;int&gt; (a container) is not one, although its bytes are those of an int[].
+        /// </summary>
+        internal static bool IsLeaf(Type t) =>
+            PrimitiveSize(t) is not null || t == typeof(string) ||
+            t.IsSZArray && t.GetElementType() != typeof(bool) && PrimitiveSize(t.GetElementType()) is not null;
+
         internal static bool IsPacked(Type t) => PrimitiveSize(t.IsEnum ? Enum.GetUnderlyingType(t) : t) is not null;
 
         private static FieldInfo[] TransportedFields(Type t)
@@ -505,11 +516,26 @@ namespace Oompi
         private static Action<WireWriter, T> write;
         private static Func<WireReader, T> read;
         private static int minSize;
+        // A message's value: a chain type's root as a compact chain, which a reference reads too.
+        private static Action<WireWriter, T> writeTop;
+        private static Func<WireReader, T> readTop;
 
         internal static int MinSize => minSize != 0 ? minSize : Ensure().minSize;
 
         public static void Write(WireWriter w, T value) => (write ?? Ensure().write)(w, value);
         public static T Read(WireReader r) => (read ?? Ensure().read)(r);
+
+        internal static void WriteTop(WireWriter w, T value)
+        {
+            if (write is null) Ensure();
+            writeTop(w, value);
+        }
+
+        internal static T ReadTop(WireReader r)
+        {
+            if (write is null) Ensure();
+            return readTop(r);
+        }
 
         internal static (Action<WireWriter, T> write, Func<WireReader, T> read, int minSize) Ensure()
         {
@@ -525,7 +551,16 @@ namespace Oompi
                         var r = Expression.Parameter(typeof(WireReader), "r");
                         read = Expression.Lambda<Func<WireReader, T>>(WireEmit.Read(r, typeof(T)), r).Compile();
                         minSize = plan.MinSize;
-                        write = Expression.Lambda<Action<WireWriter, T>>(WireEmit.Write(w, v, typeof(T)), w, v).Compile();
+                        var wr = Expression.Lambda<Action<WireWriter, T>>(WireEmit.Write(w, v, typeof(T)), w, v).Compile();
+                        writeTop = wr;
+                        readTop = read;
+                        if (plan.Kind == WireKind.ClassRef)
+                        {
+                            var chains = typeof(Chains<>).MakeGenericType(typeof(T));
+                            readTop = chains.GetMethod(nameof(Chains<object>.ReadTop))!.CreateDelegate<Func<WireReader, T>>();
+                            if (plan.Chain) writeTop = chains.GetMethod(nameof(Chains<object>.Write))!.CreateDelegate<Action<WireWriter, T>>();
+                        }
+                        write = wr;  // last: the others are set when it is
                     }
                 }
             }
@@ -671,6 +706,107 @@ namespace Oompi
                 p.SetTail(obj, next);
                 obj = next;
             }
+        }
+    }
+
+    /// <summary>
+    /// Compact chains (docs/wire-format.md 2.1, revision 1.1): a message whose value is a chain
+    /// type's root travels as 0x80000000, n, close, then the nodes' leaves with varint sizes; no
+    /// ids, and neither the writer's identity map nor the reader's table.
+    /// </summary>
+    internal static class Chains<T> where T : class
+    {
+        private sealed class Plan
+        {
+            // Writes nodes from the root along the links until the limit, a null link (the node
+            // count), or a link back to Brent's tortoise (minus the cycle's length).
+            internal Func<WireWriter, T, int, int> Write;
+            internal Func<WireReader, int, int, T> Read;  // n nodes, the last linked to node close
+            internal Func<T, T> GetTail;
+            internal int MinNode;  // fewest bytes a node takes (>= 1)
+            internal bool Exact;
+        }
+
+        private static Plan plan;
+
+        private static Plan Ensure()
+        {
+            if (plan is null)
+            {
+                var tp = Plans.Describe(typeof(T), typeof(T).Name);
+                lock (Plans.Lock)
+                {
+                    if (plan is null)
+                    {
+                        var p = new Plan();
+                        if (tp.Chain)
+                        {
+                            var fields = tp.Fields[..^1];
+                            var o = Expression.Parameter(typeof(T), "o");
+                            p.Exact = typeof(T).IsSealed;
+                            p.GetTail = Expression.Lambda<Func<T, T>>(Expression.Field(o, tp.Tail), o).Compile();
+                            p.Write = WireEmit.CompactWriter<T>(fields, tp.Tail, p.Exact);
+                            p.Read = WireEmit.CompactReader<T>(fields, tp.Tail);
+                            p.MinNode = fields.Sum(f => Plans.PrimitiveSize(f.FieldType) ?? 1);
+                        }
+                        plan = p;
+                    }
+                }
+            }
+            return plan;
+        }
+
+        public static void Write(WireWriter w, T root)
+        {
+            if (root is null)
+            {
+                w.WriteU32(0);
+                return;
+            }
+            var p = plan ?? Ensure();
+            if (!p.Exact && root.GetType() != typeof(T)) throw Refs<T>.WrongType(root);
+            int start = w.Pos;
+            w.WriteU32(WireWriter.NewBit);
+            w.WriteU64(0);  // n and close, patched below
+            // One pass for a list that ends; a cycle is found after at most a few rounds of it,
+            // then measured (Brent: the first node of the cycle is mu links from the root, the
+            // cycle lam long) and its n = mu + lam nodes written again.
+            int n = p.Write(w, root, int.MaxValue);
+            uint close = 0;
+            if (n < 0)
+            {
+                int lam = -n, mu = 0;
+                T a = root, b = root;
+                for (int i = 0; i < lam; i++) b = p.GetTail(b);
+                for (; !ReferenceEquals(a, b); mu++)
+                {
+                    a = p.GetTail(a);
+                    b = p.GetTail(b);
+                }
+                w.Pos = start + 12;
+                n = p.Write(w, root, mu + lam);
+                close = (uint)mu + 1;
+            }
+            w.PatchU32(start + 4, (uint)n);
+            w.PatchU32(start + 8, close);
+        }
+
+        /// <summary>A message's reference to a T: a compact chain, or the revision 1.0 form.</summary>
+        public static T ReadTop(WireReader r)
+        {
+            if (!r.AtCompactChain()) return Refs<T>.Read(r);
+            var p = plan ?? Ensure();
+            if (p.Read is null)
+                throw r.Corrupt($"a compact chain (wire revision 1.1) for {typeof(T)}, which is not a chain type " +
+                                "(its last field a link to the same class, every other one a number, string or array of numbers)", 0);
+            r.Pos += 4;
+            uint n = r.ReadU32();
+            uint close = r.ReadU32();
+            if (n == 0) throw r.Corrupt("a compact chain of 0 nodes", 8);
+            if ((ulong)n * (ulong)p.MinNode > (ulong)r.Remaining)
+                throw r.Corrupt($"a compact chain of {n} nodes with only {r.Remaining} bytes left", 8);
+            if (close > n) throw r.Corrupt($"a compact chain of {n} nodes closing on node {close}", 4);
+            return p.Read(r, (int)n, (int)close);
         }
     }
 
@@ -1069,6 +1205,85 @@ namespace Oompi
             return Expression.Lambda<Action<WireReader, T>>(Expression.Block(new[] { next, id, raw },
                 Expression.Assign(id, Expression.Call(r, Internal(typeof(WireReader), nameof(WireReader.BeginChain)), o, Expression.Constant(walk))),
                 loop), r, o).Compile();
+        }
+
+        /// <summary>A leaf of a compact chain: a number as in 1.0; a string or array with a varint size.</summary>
+        private static Expression WriteLeaf(Expression w, Expression value, Type t) =>
+            t == typeof(string) ? Expression.Call(w, M(typeof(WireWriter), nameof(WireWriter.WriteVarString)), value)
+            : t.IsArray ? Expression.Call(w, M(typeof(WireWriter), nameof(WireWriter.WriteVarPacked)).MakeGenericMethod(t.GetElementType()), value)
+            : Write(w, value, t);
+
+        private static Expression ReadLeaf(Expression r, Type t) =>
+            t == typeof(string) ? Expression.Call(r, M(typeof(WireReader), nameof(WireReader.ReadVarString)))
+            : t.IsArray ? Expression.Call(r, M(typeof(WireReader), nameof(WireReader.ReadVarPacked)).MakeGenericMethod(t.GetElementType()))
+            : Read(r, t);
+
+        /// <summary>
+        /// Chains&lt;T&gt;.Plan.Write: (w, root, limit) writes the nodes' leaves from the root on, and
+        /// returns their count at the limit or a null link, or minus the cycle's length when a
+        /// link comes back to Brent's tortoise (moved to the hare at powers of two).
+        /// </summary>
+        internal static Func<WireWriter, T, int, int> CompactWriter<T>(FieldInfo[] fields, FieldInfo tail, bool exact) where T : class
+        {
+            var w = Expression.Parameter(typeof(WireWriter), "w");
+            var o = Expression.Parameter(typeof(T), "o");
+            var limit = Expression.Parameter(typeof(int), "limit");
+            var next = Expression.Variable(typeof(T), "next");
+            var tortoise = Expression.Variable(typeof(T), "tortoise");
+            var power = Expression.Variable(typeof(int), "power");
+            var steps = Expression.Variable(typeof(int), "steps");
+            var count = Expression.Variable(typeof(int), "count");
+            var done = Expression.Label(typeof(int), "done");
+            var body = new List<Expression>();
+            body.AddRange(fields.Select(f => WriteLeaf(w, Expression.Field(o, f), f.FieldType)));
+            body.Add(Expression.IfThen(Expression.Equal(Expression.PreIncrementAssign(count), limit), Expression.Break(done, count)));
+            body.Add(Expression.Assign(next, Expression.Field(o, tail)));
+            body.Add(Expression.IfThen(Expression.Equal(next, Expression.Constant(null, typeof(T))), Expression.Break(done, count)));
+            body.Add(Expression.IfThen(Expression.ReferenceEqual(next, tortoise),
+                Expression.Break(done, Expression.Negate(Expression.Add(steps, Expression.Constant(1))))));
+            body.Add(Expression.IfThen(Expression.Equal(Expression.PreIncrementAssign(steps), power),
+                Expression.Block(Expression.Assign(tortoise, next), Expression.LeftShiftAssign(power, Expression.Constant(1)),
+                                 Expression.Assign(steps, Expression.Constant(0)))));
+            if (!exact)
+                body.Add(Expression.IfThen(
+                    Expression.NotEqual(Expression.Call(next, typeof(object).GetMethod(nameof(GetType))!), Expression.Constant(typeof(T))),
+                    Expression.Throw(Expression.Call(typeof(Refs<T>).GetMethod(nameof(Refs<T>.WrongType), BindingFlags.NonPublic | BindingFlags.Static)!, next))));
+            body.Add(Expression.Assign(o, next));
+            var loop = Expression.Loop(Expression.Block(body), done);
+            return Expression.Lambda<Func<WireWriter, T, int, int>>(Expression.Block(typeof(int), new[] { next, tortoise, power, steps, count },
+                Expression.Assign(tortoise, o), Expression.Assign(power, Expression.Constant(1)), loop), w, o, limit).Compile();
+        }
+
+        /// <summary>
+        /// Chains&lt;T&gt;.Plan.Read: (r, n, close) makes and reads n nodes in a loop, each linked
+        /// to the next, the last to node close (1-based; 0: null).
+        /// </summary>
+        internal static Func<WireReader, int, int, T> CompactReader<T>(FieldInfo[] fields, FieldInfo tail) where T : class
+        {
+            var r = Expression.Parameter(typeof(WireReader), "r");
+            var n = Expression.Parameter(typeof(int), "n");
+            var close = Expression.Parameter(typeof(int), "close");
+            var first = Expression.Variable(typeof(T), "first");
+            var o = Expression.Variable(typeof(T), "o");
+            var next = Expression.Variable(typeof(T), "next");
+            var closing = Expression.Variable(typeof(T), "closing");
+            var i = Expression.Variable(typeof(int), "i");
+            var done = Expression.Label("done");
+            var body = new List<Expression>();
+            body.AddRange(fields.Select(f => AssignField(o, f, ReadLeaf(r, f.FieldType))));
+            body.Add(Expression.IfThen(Expression.Equal(Expression.PreIncrementAssign(i), n), Expression.Break(done)));
+            body.Add(Expression.Assign(next, New<T>()));
+            body.Add(AssignField(o, tail, next));
+            body.Add(Expression.Assign(o, next));
+            body.Add(Expression.IfThen(Expression.Equal(i, close), Expression.Assign(closing, o)));
+            var loop = Expression.Loop(Expression.Block(body), done);
+            return Expression.Lambda<Func<WireReader, int, int, T>>(Expression.Block(typeof(T), new[] { first, o, next, closing, i },
+                Expression.Assign(first, New<T>()), Expression.Assign(o, first),
+                Expression.Assign(close, Expression.Subtract(close, Expression.Constant(1))),  // the node's index from 0
+                Expression.IfThen(Expression.Equal(close, Expression.Constant(0)), Expression.Assign(closing, first)),
+                loop,
+                AssignField(o, tail, closing),
+                first), r, n, close).Compile();
         }
 
         private static MethodInfo Internal(Type owner, string name) =>

@@ -199,6 +199,59 @@ namespace Oompi
             Pos += 8 + (int)bytes;
         }
 
+        // --- compact chains (revision 1.1): sizes as LEB128 varints ------------------------
+
+        /// <summary>Overwrites the uint32 at <paramref name="at"/> (a compact chain's n and close, known last).</summary>
+        internal void PatchU32(int at, uint v) =>
+            Unsafe.WriteUnaligned(ref Buf[at], BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private static int PutVar(ref byte at, uint n)
+        {
+            int k = 0;
+            for (; n >= 0x80; n >>= 7) Unsafe.Add(ref at, k++) = (byte)(n | 0x80);
+            Unsafe.Add(ref at, k) = (byte)n;
+            return k + 1;
+        }
+
+        private static int VarLength(uint n) => n < 1u << 7 ? 1 : n < 1u << 14 ? 2 : n < 1u << 21 ? 3 : n < 1u << 28 ? 4 : 5;
+
+        /// <summary>A string with a varint size. Null travels as "".</summary>
+        public void WriteVarString(string s)
+        {
+            if (string.IsNullOrEmpty(s))
+            {
+                Reserve(1) = 0;
+                return;
+            }
+            int max = Encoding.UTF8.GetMaxByteCount(s.Length);
+            if (Buf.Length - Pos < 5 + max) Grow(5 + (long)max);
+            // Encoded after a one-byte size (most strings are short), moved on when the size is longer.
+            int n = Encoding.UTF8.GetBytes(s, 0, s.Length, Buf, Pos + 1);
+            int k = VarLength((uint)n);
+            if (k > 1) Buffer.BlockCopy(Buf, Pos + 1, Buf, Pos + k, n);
+            PutVar(ref Buf[Pos], (uint)n);
+            Pos += k + n;
+        }
+
+        /// <summary>An array of numbers with a varint size, then the elements packed. Null travels as empty.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WriteVarPacked<T>(T[] a) where T : unmanaged
+        {
+            ReadOnlySpan<T> span = a;
+            long bytes = (long)span.Length * Unsafe.SizeOf<T>();
+            if (Buf.Length - Pos < 5 + bytes) Grow(5 + bytes);
+            ref byte at = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(Buf), Pos);
+            int k = 1;
+            if (span.Length < 0x80) at = (byte)span.Length;
+            else k = PutVar(ref at, (uint)span.Length);
+            if (BitConverter.IsLittleEndian || Unsafe.SizeOf<T>() == 1)
+                WireEndian.Copy(ref Unsafe.Add(ref at, k), ref Unsafe.As<T, byte>(ref MemoryMarshal.GetReference(span)), (int)bytes);
+            else
+                WireEndian.ReverseCopy(MemoryMarshal.AsBytes(span), new Span<byte>(Buf, Pos + k, (int)bytes), Unsafe.SizeOf<T>());
+            Pos += k + (int)bytes;
+        }
+
         /// <summary>
         /// The reference header of <paramref name="obj"/> (not null): true when it is new (its id
         /// with the top bit was written and its fields must follow), false when it was written
@@ -522,6 +575,74 @@ namespace Oompi
             else
                 WireEndian.ReverseCopy(MemoryMarshal.CreateReadOnlySpan(ref src, bytes), MemoryMarshal.AsBytes(dest), Unsafe.SizeOf<T>());
             Pos += bytes;
+        }
+
+        // --- compact chains (revision 1.1) --------------------------------------------------
+
+        /// <summary>True when the next uint32 is 0x80000000, which starts a compact chain.</summary>
+        internal bool AtCompactChain() =>
+            end - Pos >= 4 && Unsafe.ReadUnaligned<uint>(ref buf[Pos]) == (BitConverter.IsLittleEndian ? WireWriter.NewBit : 0x80u);
+
+        /// <summary>A varint size of elements of at least <paramref name="minElementBytes"/> bytes each (see ReadSize).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public int ReadVarSize(int minElementBytes)
+        {
+            if (Pos < end)
+            {
+                uint b = Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(buf), Pos);
+                if (b < 0x80)
+                {
+                    Pos++;
+                    if (b * (long)minElementBytes > end - Pos) BadVarSize(b, 1);
+                    return (int)b;
+                }
+            }
+            return ReadLongVarSize(minElementBytes);
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private int ReadLongVarSize(int minElementBytes)
+        {
+            int at = Pos;
+            ulong n = 0;
+            for (int i = 0; ; i++)
+            {
+                if (Pos == end) Truncated(1);
+                byte b = buf[Pos++];
+                if (i == 9 && b > 1)
+                    throw Corrupt(b >= 0x80 ? "a varint longer than 10 bytes" : "a varint above 2^64 - 1", Pos - at);
+                n |= (ulong)(b & 0x7F) << (7 * i);
+                if (b < 0x80)
+                {
+                    if (b == 0 && i > 0) throw Corrupt("a varint longer than its shortest form", Pos - at);
+                    break;
+                }
+            }
+            long left = end - Pos;
+            if (n > (ulong)left || (long)n * minElementBytes > left) BadVarSize(n, Pos - at);
+            return (int)n;
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void BadVarSize(ulong n, int back) => throw Corrupt($"a size of {n} with only {end - Pos} bytes left", back);
+
+        public string ReadVarString()
+        {
+            int n = ReadVarSize(1);
+            if (n == 0) return string.Empty;
+            string s = Encoding.UTF8.GetString(buf, Pos, n);
+            Pos += n;
+            return s;
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public T[] ReadVarPacked<T>() where T : unmanaged
+        {
+            int n = ReadVarSize(Unsafe.SizeOf<T>());
+            if (n == 0) return Array.Empty<T>();
+            var a = GC.AllocateUninitializedArray<T>(n);
+            FillPacked<T>(a);
+            return a;
         }
 
         /// <summary>

@@ -1,4 +1,5 @@
 using System.Collections.Generic;
+using System.Linq;
 
 namespace Oompi.Tests
 {
@@ -49,6 +50,17 @@ namespace Oompi.Tests
 
         public ChainNode() { }
         public ChainNode(params int[] data) { Data = data; }
+    }
+
+    /// <summary>chain_item of compact_chain.bin: a chain type (docs/wire-format.md 2.1).</summary>
+    public sealed class ChainItem
+    {
+        [Transportable] public string Name;
+        [Transportable] public long Id;
+        [Transportable] public bool Flag;
+        [Transportable] public double Weight;
+        [Transportable] public int[] Data;
+        [Transportable] public ChainItem Next;
     }
 
     public sealed class ListNode
@@ -107,6 +119,28 @@ namespace Oompi.Tests
             return null;
         }
 
-        private static bool Same(int[] a, params int[] b) => System.Linq.Enumerable.SequenceEqual(a, b);
+        /// <summary>compact_chain.bin: 1 -> 2 -> 3 -> back to 2.</summary>
+        public static ChainItem Chain()
+        {
+            var a = new ChainItem { Name = "first", Id = -5, Flag = true, Weight = 0.5, Data = new[] { 1, 2, 3 } };
+            var b = new ChainItem { Name = "", Id = 1L << 40, Flag = false, Weight = -2.25, Data = Enumerable.Range(0, 200).ToArray() };
+            var c = new ChainItem { Name = "drei \u2713", Id = 7, Flag = true, Weight = 1e300, Data = System.Array.Empty<int>() };
+            a.Next = b; b.Next = c; c.Next = b;
+            return a;
+        }
+
+        /// <summary>Checks every field of the golden chain and that node 3 links back to node 2.</summary>
+        public static string CheckChain(ChainItem a)
+        {
+            var b = a?.Next;
+            var c = b?.Next;
+            if (c is null) return "fewer than 3 nodes";
+            if (a.Name != "first" || a.Id != -5 || !a.Flag || a.Weight != 0.5 || !Same(a.Data, 1, 2, 3)) return "node 1";
+            if (b.Name != "" || b.Id != 1L << 40 || b.Flag || b.Weight != -2.25 || !Same(b.Data, Enumerable.Range(0, 200).ToArray())) return "node 2";
+            if (c.Name != "drei \u2713" || c.Id != 7 || !c.Flag || c.Weight != 1e300 || c.Data.Length != 0) return "node 3";
+            return ReferenceEquals(c.Next, b) ? null : "node 3 does not link back to node 2";
+        }
+
+        private static bool Same(int[] a, params int[] b) => Enumerable.SequenceEqual(a, b);
     }
 }

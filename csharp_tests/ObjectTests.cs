@@ -529,7 +529,7 @@ namespace Oompi.Tests
             // The compiled loop that follows a list's link (Refs<T>.WriteChain / ReadChain).
             var a = new OpenNode { V = 1, Next = new OpenNode { V = 2, Next = new OpenNode { V = 3 } } };
             a.Next.Next.Next = a.Next;  // back to the middle
-            byte[] bytes = Wire.Serialize(a);
+            byte[] bytes = Revision10(a);
             // ids 1, 2, 3 new (top bit), then a reference to id 2
             Assert.Equal(0x80000001u, BitConverter.ToUInt32(bytes, 0));
             Assert.Equal(2u, BitConverter.ToUInt32(bytes, bytes.Length - 4));
@@ -556,6 +556,12 @@ namespace Oompi.Tests
             for (int i = 99; i >= 0; i--, g = g.Next) Assert.Equal(i, g.V);
             Assert.Null(g);
         }
+
+        /// <summary>
+        /// The revision 1.0 form of a list that a message now sends as a compact chain: the same
+        /// bytes as an array element (after the array's size), whose loops are those of 1.0.
+        /// </summary>
+        internal static byte[] Revision10<T>(T root) where T : class => Wire.Serialize(new[] { root })[8..];
 
         private static PlainNode PlainList(int n)
         {
@@ -586,7 +592,7 @@ namespace Oompi.Tests
             // writes the list again with the identity map; the last header names id 1.
             var ring = PlainList(5);
             At(ring, 4).Next = ring;
-            byte[] bytes = Wire.Serialize(ring);
+            byte[] bytes = Revision10(ring);
             Assert.Equal(5 * (4 + 8 + 8) + 4, bytes.Length);
             Assert.Equal(1u, BitConverter.ToUInt32(bytes, bytes.Length - 4));
             var r = Wire.Deserialize<PlainNode>(bytes);
@@ -608,19 +614,19 @@ namespace Oompi.Tests
             Assert.Same(got[0], At(got[1], 3));
             // The same inside one list: the tail joins the middle (a cycle that is not the head).
             At(list, 5).Next = At(list, 2);
-            r = Wire.Deserialize<PlainNode>(Wire.Serialize(list));
+            r = Wire.Deserialize<PlainNode>(Revision10(list));
             Assert.Equal(6, CheckPlain(r, 6));
             Assert.Same(At(r, 2), At(r, 6));
             // Null data in the middle travels as empty; a null link ends the list.
             list = PlainList(4);
             At(list, 1).Data = null;
-            r = Wire.Deserialize<PlainNode>(Wire.Serialize(list));
+            r = Wire.Deserialize<PlainNode>(Revision10(list));
             Assert.Empty(At(r, 1).Data);
             Assert.Equal(new[] { 2, -2 }, At(r, 2).Data);
             Assert.Null(At(r, 3).Next);
             // Corrupt: the list's second node with the id of a third (out of sequence), a
             // reference to a node not seen yet, and a a valid reference back into the list.
-            bytes = Wire.Serialize(PlainList(3));
+            bytes = Revision10(PlainList(3));
             var bad = (byte[])bytes.Clone();
             BitConverter.TryWriteBytes(bad.AsSpan(20), 0x80000003u);
             Assert.Contains("out of sequence", Assert.Throws<SerializationException>(() => Wire.Deserialize<PlainNode>(bad)).Message);

@@ -222,6 +222,16 @@ namespace Oompi.Tests
             }
         }
 
+        /// <summary>The golden chain with a null name and data, a 130-byte name, and a longer cycle.</summary>
+        private static ChainItem ChainVariant()
+        {
+            var head = Golden.Chain();
+            head.Name = null;
+            head.Next.Next.Name = new string('x', 130);
+            head.Next.Next.Next = new ChainItem { Id = 4, Data = null, Next = head };
+            return head;
+        }
+
         private static (string name, byte[] bytes, Func<byte[], object> decode)[] Corpus()
         {
             var shared = new ListNode(9, 8);
@@ -247,7 +257,10 @@ namespace Oompi.Tests
                 ("NestMap", Wire.Serialize(nest), b => Wire.Deserialize<NestMap>(b)),
                 ("NestArray", Wire.Serialize(arr), b => Wire.Deserialize<NestArray>(b)),
                 ("HeadFirst x20", Wire.Serialize(HeadFirstChain(20)), b => Wire.Deserialize<HeadFirst>(b)),
-                ("PlainNode x12 (list loops without tables)", Wire.Serialize(plain), b => Wire.Deserialize<PlainNode>(b)),
+                ("PlainNode x12 (compact chain)", Wire.Serialize(plain), b => Wire.Deserialize<PlainNode>(b)),
+                ("PlainNode x12 (revision 1.0: list loops without tables)", ObjectTests.Revision10(plain), b => Wire.Deserialize<PlainNode>(b)),
+                ("ChainItem (golden compact chain)", Golden.Bytes("compact_chain.bin"), b => Wire.Deserialize<ChainItem>(b)),
+                ("ChainItem (compact chain: cycle, long string, null leaves)", Wire.Serialize(ChainVariant()), b => Wire.Deserialize<ChainItem>(b)),
                 ("PlainNode[] (references into lists)", Wire.Serialize(new[] { plain.Next.Next, null, plain, plain.Next }),
                     b => Wire.Deserialize<PlainNode[]>(b)),
                 ("List<ListNode>", Wire.Serialize(new List<ListNode> { shared, Golden.Graph(1), shared }), b => Wire.Deserialize<List<ListNode>>(b)),

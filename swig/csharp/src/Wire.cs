@@ -768,9 +768,10 @@ namespace Oompi
             int start = w.Pos;
             w.WriteU32(WireWriter.NewBit);
             w.WriteU64(0);  // n and close, patched below
-            // One pass for a list that ends; a cycle is found after at most a few rounds of it,
-            // then measured (Brent: the first node of the cycle is mu links from the root, the
-            // cycle lam long) and its n = mu + lam nodes written again.
+            // One pass for a list that ends. A cycle is found after a few rounds of it (so it
+            // needs room for a few times its bytes meanwhile), then measured (Brent: the first
+            // node of the cycle is mu links from the root, the cycle lam long) and its
+            // n = mu + lam nodes written again.
             int n = p.Write(w, root, int.MaxValue);
             uint close = 0;
             if (n < 0)

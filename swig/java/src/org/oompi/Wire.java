@@ -123,7 +123,10 @@ public final class Wire {
     WirePlan.Codec codec = WirePlan.top(type, byValue);
     WireReader r = new WireReader(message, offset, length);
     Object[] out = new Object[1];
-    guarded(() -> out[0] = codec.read(r));
+    if (codec instanceof WirePlan.RefCodec)
+      guarded(() -> out[0] = ((WirePlan.RefCodec) codec).readRoot(r));
+    else
+      guarded(() -> out[0] = codec.read(r));
     finish(r);
     return cast(type, out[0]);
   }

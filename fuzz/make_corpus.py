@@ -31,6 +31,10 @@ seeds = {
     # chain{[1], "a"} -> chain{[], ""} -> chain{[2, 3], "bc"} -> back to the second (a rho)
     'chain': (10, g.ref_new(1) + g.i32_array([1]) + g.string('a') + g.ref_new(2) + g.i32_array([]) +
               g.string('') + g.ref_new(3) + g.i32_array([2, 3]) + g.string('bc') + g.ref_old(2)),
+    # the same rho as a compact chain (wire 1.1): marker, n = 3, close = 2, nodes with varint sizes
+    'compact_chain': (10, g.u32(g.NEW) + g.u32(3) + g.u32(2) +
+                      g.varint(1) + g.i32(1) + g.varint(1) + b'a' + g.varint(0) + g.varint(0) +
+                      g.varint(2) + g.i32(2) + g.i32(3) + g.varint(2) + b'bc'),
 }
 
 out = os.path.join(HERE, 'corpus')

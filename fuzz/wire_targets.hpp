@@ -164,6 +164,18 @@ void expect_canonical(const std::uint8_t* data, std::size_t size, const T& value
     throw not_canonical("a successful read did not write back the same bytes");
 }
 
+/// The same for a linear chain, which reads two forms (docs/wire-format.md 2.1): a compact
+/// chain must write back as one, the 1.0 form as the 1.0 form.
+inline void expect_canonical_chain(const std::uint8_t* data, std::size_t size,
+                                   const std::shared_ptr<chain>& head) {
+  const std::uint8_t marker[4] = {0, 0, 0, 0x80};
+  if (size < 4 || std::memcmp(data, marker, 4) != 0) return expect_canonical(data, size, head);
+  oompi::byte_buffer again;
+  oompi::wire::save_compact(again, head);
+  if (again.size() != size || std::memcmp(again.data(), data, size) != 0)
+    throw not_canonical("a successful read of a compact chain did not write back the same bytes");
+}
+
 /// Number of message types decode() knows.
 inline constexpr int type_count = 11;
 
@@ -220,7 +232,7 @@ inline void decode(std::uint8_t which, const std::uint8_t* data, std::size_t siz
     }
     case 10: {
       auto head = oompi::from_bytes<std::shared_ptr<fz::chain>>(data, size);
-      fz::expect_canonical(data, size, head);
+      fz::expect_canonical_chain(data, size, head);
       fz::cut(std::move(head));
       break;
     }

@@ -59,6 +59,16 @@ struct list_node {
 };
 OOMPI_TRANSPORTABLE(list_node, data, other, next);
 
+struct chain_item {  // a chain type (docs/wire-format.md 2.1): tests/golden/compact_chain.bin
+  std::string name;
+  std::int64_t id = 0;
+  bool flag = false;
+  double weight = 0;
+  std::vector<std::int32_t> data;
+  std::shared_ptr<chain_item> next;
+};
+OOMPI_TRANSPORTABLE(chain_item, name, id, flag, weight, data, next);
+
 }  // namespace golden
 
 namespace {
@@ -657,6 +667,224 @@ TEST_CASE("a linear chain's bad input is rejected and frees what it built") {
     const bytes big = oompi::to_bytes(w.front());
     linear::release(w);
     CHECK_THROWS_AS(load(bytes(big.begin(), big.end() - 1)), oompi::serialization_error);
+    CHECK(lnode::live == 0);
+  }
+}
+
+namespace compact {
+bytes save(const std::shared_ptr<linear::lnode>& head) {
+  oompi::byte_buffer out;
+  oompi::wire::save_compact(out, head);
+  return bytes(out.data(), out.data() + out.size());
+}
+std::string reject(const bytes& b) {  // the error a chain reader gives, "" if none
+  try {
+    auto r = oompi::from_bytes<std::shared_ptr<linear::lnode>>(b);
+    linear::release(r);
+  } catch (const oompi::serialization_error& e) {
+    return e.what();
+  }
+  return "";
+}
+bytes u32(std::uint32_t v) {
+  bytes b(4);
+  std::memcpy(b.data(), &v, 4);
+  return b;
+}
+bytes cat(std::initializer_list<bytes> parts) {
+  bytes out;
+  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+bytes raw(std::initializer_list<int> v) {
+  bytes out;
+  for (int x : v) out.push_back(static_cast<std::byte>(x));
+  return out;
+}
+}  // namespace compact
+
+TEST_CASE("golden: compact chain (wire 1.1)") {
+  using golden::chain_item;
+  const bytes g = read_golden("compact_chain.bin");
+  auto head = oompi::from_bytes<std::shared_ptr<chain_item>>(g);
+  REQUIRE(head);
+  REQUIRE(head->next);
+  REQUIRE(head->next->next);
+  const chain_item &a = *head, &b = *head->next, &c = *head->next->next;
+  CHECK(a.name == "first");
+  CHECK(a.id == -5);
+  CHECK(a.flag);
+  CHECK(a.weight == 0.5);
+  CHECK(a.data == std::vector<std::int32_t>{1, 2, 3});
+  CHECK(b.name.empty());
+  CHECK(b.id == std::int64_t{1} << 40);
+  CHECK(!b.flag);
+  CHECK(b.weight == -2.25);
+  REQUIRE(b.data.size() == 200);
+  for (int i = 0; i < 200; ++i) CHECK(b.data[static_cast<std::size_t>(i)] == i);
+  CHECK(c.name == "drei \xe2\x9c\x93");
+  CHECK(c.id == 7);
+  CHECK(c.flag);
+  CHECK(c.weight == 1e300);
+  CHECK(c.data.empty());
+  CHECK(c.next == head->next);  // closes on node 2
+  // the compact writer gives the file's bytes; C++'s default writer the 1.0 form, 45 bytes more
+  oompi::byte_buffer out;
+  oompi::wire::save_compact(out, head);
+  CHECK(bytes(out.data(), out.data() + out.size()) == g);
+  const bytes v10 = oompi::to_bytes(head);
+  CHECK(v10.size() == 940);
+  auto again = oompi::from_bytes<std::shared_ptr<chain_item>>(v10);
+  CHECK(again->next->next->next == again->next);
+  again->next->next->next.reset();
+  head->next->next->next.reset();
+}
+
+TEST_CASE("compact chains round-trip in every shape, through shared and unique links") {
+  using linear::lnode;
+  using oompi::wire::detail::compact_root;
+  static_assert(compact_root<std::shared_ptr<lnode>>::value);
+  static_assert(compact_root<std::unique_ptr<graph::unode>>::value);
+  static_assert(compact_root<std::shared_ptr<deep::chain>>::value);
+  static_assert(!compact_root<std::shared_ptr<golden::list_node>>::value);  // two references
+  static_assert(!compact_root<std::shared_ptr<kinds::everything>>::value);
+  static_assert(!compact_root<lnode>::value);
+  const std::vector<std::pair<int, int>> shapes = {{1, -1}, {5, -1}, {1, 0}, {4, 0},
+                                                  {7, 3},  {5, 4},  {2, 1}, {9, 1}};
+  for (const auto& [n, back] : shapes) {
+    CAPTURE(n, back);
+    auto v = linear::make(n, back);
+    const std::string expect = linear::shape_of(v.front());
+    const bytes b = compact::save(v.front());
+    CHECK(b.size() < oompi::to_bytes(v.front()).size());
+    auto got = oompi::from_bytes<std::shared_ptr<lnode>>(b);
+    CHECK(linear::shape_of(got) == expect);
+    linear::release(got);
+    linear::release(v);
+    CHECK(lnode::live == 0);
+  }
+  CHECK(compact::save(nullptr) == compact::u32(0));  // a null root: the 1.0 null reference
+  // 10^6 nodes with sizes of 0 ... 299 (one- and two-byte varints): no recursion either way
+  {
+    std::vector<std::shared_ptr<lnode>> v;
+    std::shared_ptr<lnode> head;
+    for (int i = 0; i < 1000000; ++i) {
+      auto node = std::make_shared<lnode>();
+      node->data.assign(static_cast<std::size_t>(i % 300 == 7 ? 299 : 0), i);
+      node->next = std::move(head);
+      head = std::move(node);
+    }
+    const bytes b = compact::save(head);
+    auto got = oompi::from_bytes<std::shared_ptr<lnode>>(b);
+    std::size_t count = 0, ints = 0;
+    for (lnode* p = got.get(); p; p = p->next.get()) ++count, ints += p->data.size();
+    CHECK(count == 1000000);
+    CHECK(ints == 299u * 3334);
+    while (got) got = std::move(got->next);
+    while (head) head = std::move(head->next);
+    CHECK(lnode::live == 0);
+  }
+  // unique links: a list reads; a cycle cannot
+  {
+    using graph::unode;
+    auto u = std::make_unique<unode>();
+    u->name = "a";
+    u->next = std::make_unique<unode>();
+    u->next->name = std::string(130, 'b');
+    oompi::byte_buffer out;
+    oompi::wire::save_compact(out, u);
+    const bytes b(out.data(), out.data() + out.size());
+    auto got = oompi::from_bytes<std::unique_ptr<unode>>(b);
+    REQUIRE(got);
+    REQUIRE(got->next);
+    CHECK(got->name == "a");
+    CHECK(got->next->name == std::string(130, 'b'));
+    CHECK(got->next->next == nullptr);
+    bytes cyc = b;
+    std::memcpy(cyc.data() + 8, compact::u32(1).data(), 4);  // close = 1
+    try {
+      (void)oompi::from_bytes<std::unique_ptr<unode>>(cyc);
+      FAIL("a cycle was read into std::unique_ptr links");
+    } catch (const oompi::serialization_error& e) {
+      CHECK(std::string(e.what()).find("std::unique_ptr") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a compact chain's bad input is rejected and frees what it built") {
+  using linear::lnode;
+  using compact::cat;
+  using compact::raw;
+  using compact::u32;
+  auto v = linear::make(6, 2);
+  const bytes good = compact::save(v.front());
+  linear::release(v);
+  int rejected = 0;
+  for (std::size_t n = 0; n < good.size(); ++n)
+    rejected += !compact::reject(bytes(good.begin(), good.begin() + static_cast<long>(n))).empty();
+  CHECK(rejected == static_cast<int>(good.size()));
+  CHECK(lnode::live == 0);
+  const bytes marker = u32(0x80000000u);
+  // node: data size (varint), ints; name size (varint), chars; flag
+  const bytes node = raw({1, 7, 0, 0, 0, 1, 'x', 1});
+  CHECK(compact::reject(cat({marker, u32(1), u32(0), node})).empty());  // the valid base
+  const std::pair<bytes, const char*> bad[] = {
+      {cat({marker, u32(0), u32(0)}), "0 nodes"},
+      {cat({marker, u32(9), u32(0), node}), "9 nodes with only 8 bytes"},
+      {cat({marker, u32(0x7fffffff), u32(0), node}), "bytes left"},
+      {cat({marker, u32(1), u32(2), node}), "closing on node 2"},
+      {cat({marker, u32(1), u32(0), raw({0x81, 0x00, 7, 0, 0, 0, 0, 0})}), "shortest form"},
+      {cat({marker, u32(1), u32(0), raw({0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                        0x02, 0})}), "2^64"},
+      {cat({marker, u32(1), u32(0), raw({0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                        0x81, 0})}), "2^64"},
+      {cat({marker, u32(1), u32(0), raw({9, 7, 0, 0, 0, 0, 0})}), "a size of 9 with only 6"},
+      {cat({marker, u32(1), u32(0), raw({1, 7, 0, 0, 0, 0, 2})}), "bool byte is 2"},
+      {cat({marker, u32(1), u32(0), node, raw({0})}), "left over"},
+      {cat({marker, u32(2), u32(0), node, marker}), ""},  // a marker where a node is due
+  };
+  for (const auto& [b, what] : bad) {
+    CAPTURE(what);
+    const std::string e = compact::reject(b);
+    CHECK(!e.empty());
+    CHECK(e.find(what) != std::string::npos);
+    CHECK(lnode::live == 0);
+  }
+  // a compact chain where the type is not a chain type, or not at the start of the message
+  try {
+    (void)oompi::from_bytes<std::shared_ptr<golden::list_node>>(
+        cat({marker, u32(1), u32(0), raw({0})}));
+    FAIL("a compact chain was read into a type with two references");
+  } catch (const oompi::serialization_error& e) {
+    CHECK(std::string(e.what()).find("compact chain") != std::string::npos);
+  }
+  CHECK_THROWS_AS(oompi::from_bytes<std::vector<std::shared_ptr<lnode>>>(
+                      cat({raw({1, 0, 0, 0, 0, 0, 0, 0}), good})),
+                  oompi::serialization_error);
+  CHECK(lnode::live == 0);
+  // a failure before the first node leaves the target alone; after it, an emptied node
+  {
+    auto old = std::make_shared<lnode>();
+    old->name = "old";
+    std::shared_ptr<lnode> target = old;
+    CHECK_THROWS_AS(oompi::from_bytes(good.data(), 11, target), oompi::serialization_error);
+    CHECK(target == old);
+    CHECK_THROWS_AS(oompi::from_bytes(good.data(), good.size() - 1, target),
+                    oompi::serialization_error);
+    REQUIRE(target);
+    CHECK(target != old);
+    CHECK(target->name.empty());
+    CHECK(target->next == nullptr);
+    target.reset();
+    old.reset();
+    CHECK(lnode::live == 0);
+  }
+  // a cycle of 200000 nodes that fails at its last byte is freed without recursion
+  {
+    auto w = linear::make(200000, 0);
+    const bytes big = compact::save(w.front());
+    linear::release(w);
+    CHECK(!compact::reject(bytes(big.begin(), big.end() - 1)).empty());
     CHECK(lnode::live == 0);
   }
 }

@@ -44,7 +44,7 @@ bytes encoded(const std::vector<std::byte>& b) {
 std::vector<seed> seeds() {
   std::vector<seed> out;
   const std::string dir = OOMPI_SOURCE_DIR "/fuzz/corpus/";
-  for (const char* name : {"chain", "ints", "list", "map", "mixed", "nest", "nested_strings",
+  for (const char* name : {"chain", "compact_chain", "ints", "list", "map", "mixed", "nest", "nested_strings",
                            "shape", "string", "tree", "unode"}) {
     std::ifstream in(dir + name + ".bin", std::ios::binary);
     REQUIRE(in.good());
@@ -75,6 +75,9 @@ std::vector<seed> seeds() {
     }
     n.back()->next = n[3];
     out.push_back({10, encoded(oompi::to_bytes(n[0]))});
+    oompi::byte_buffer compact;  // and as a compact chain (wire 1.1)
+    oompi::wire::save_compact(compact, n[0]);
+    out.push_back({10, encoded({compact.data(), compact.data() + compact.size()})});
     for (auto& p : n) p->next.reset();
   }
   {

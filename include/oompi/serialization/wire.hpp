@@ -308,6 +308,14 @@ public:
       write_array(p, n);
     }
   }
+  /// An unsigned LEB128 varint, shortest form: sizes inside a compact chain (wire 1.1, §2.1).
+  void write_varint(std::uint64_t v) {
+    unsigned char tmp[10];
+    std::size_t k = 0;
+    for (; v >= 0x80; v >>= 7) tmp[k++] = static_cast<unsigned char>(v | 0x80);
+    tmp[k++] = static_cast<unsigned char>(v);
+    write_bytes(tmp, k);
+  }
   /// Packed arithmetic elements (the bytes of a vector<int>, a string ...).
   template <class E>
   void write_array(const E* p, std::size_t n) {
@@ -425,6 +433,33 @@ public:
     if (n > remaining()) fail(problem::size, n, remaining(), 8);
     return n;
   }
+  /// A size inside a compact chain (§2.1): an unsigned LEB128 varint in its shortest form, at
+  /// most the number of bytes left.
+  std::uint64_t read_varint_size() {
+    std::uint64_t v = 0;
+    for (unsigned shift = 0;; shift += 7) {
+      if (cur_ == end_) truncated(1);
+      const unsigned char b = *cur_++;
+      if (shift == 63 && b > 1) corrupt("a varint above 2^64 - 1", 1);
+      v |= std::uint64_t{b & 0x7Fu} << shift;
+      if (b < 0x80) {
+        if (b == 0 && shift != 0) corrupt("a varint longer than its shortest form", 1);
+        break;
+      }
+    }
+    if (v > remaining()) fail(problem::size, v, remaining(), 0);
+    return v;
+  }
+  /// True (and the marker consumed) when the message starts a compact chain here.
+  bool take_compact_marker() noexcept {
+    if (remaining() < 4) return false;
+    std::uint32_t v;
+    std::memcpy(&v, cur_, 4);
+    if constexpr (!detail::host_little_endian) v = detail::byteswap(v);
+    if (v != new_object_flag) return false;
+    cur_ += 4;
+    return true;
+  }
   template <class E>
   void read_array(E* p, std::size_t n) {
     if (n > remaining() / sizeof(E)) truncated(n * sizeof(E));
@@ -526,7 +561,14 @@ private:
     switch (p) {
       case problem::bool_byte: corrupt("a bool byte is " + x + ", not 0 or 1", back);
       case problem::size: corrupt("a size of " + x + " with only " + y + " bytes left", back);
-      case problem::new_id: corrupt("new object id " + x + " where " + y + " was due", back);
+      case problem::new_id:
+        if (a == 0)
+          corrupt("new object id 0: a compact chain (wire 1.1, docs/wire-format.md 2.1), which "
+                  "can only be the whole message when the receiving type is a chain type (last "
+                  "field a std::shared_ptr or std::unique_ptr to the same type, every other "
+                  "field a number, a string or a vector of numbers)",
+                  back);
+        corrupt("new object id " + x + " where " + y + " was due", back);
       case problem::early_reference:
         corrupt("reference to object " + x + " before it appeared", back);
       case problem::other_type:
@@ -807,6 +849,22 @@ template <class F>
     ar(f);
   }
 }
+/// The n elements of a vector of numbers or a string, n already read (n <= ar.remaining()).
+template <class F>
+[[gnu::always_inline]] inline void load_packed(input_archive& ar, F& f, std::size_t n) {
+  using E = typename F::value_type;
+  ar.need(n * sizeof(E));  // n <= remaining(): no overflow
+  if (n == 0) {
+    f.clear();
+  } else if (n * sizeof(E) <= 64) {  // short: copy once more rather than zero-fill first
+    E tmp[64 / sizeof(E)];
+    ar.read_array(tmp, n);
+    f.assign(tmp, tmp + n);
+  } else {
+    f.resize(n);
+    ar.read_array(f.data(), n);
+  }
+}
 template <class F>
 [[gnu::always_inline]] inline void load_field(input_archive& ar, F& f) {
   static_assert(!std::is_pointer_v<F>,
@@ -817,19 +875,7 @@ template <class F>
                 !std::is_same_v<F, long double>) {
     f = ar.read_value<F>();
   } else if constexpr (packed_array<F>::value) {
-    using E = typename F::value_type;
-    const auto n = static_cast<std::size_t>(ar.read_size());
-    ar.need(n * sizeof(E));  // n <= remaining(): no overflow
-    if (n == 0) {
-      f.clear();
-    } else if (n * sizeof(E) <= 64) {  // short: copy once more rather than zero-fill first
-      E tmp[64 / sizeof(E)];
-      ar.read_array(tmp, n);
-      f.assign(tmp, tmp + n);
-    } else {
-      f.resize(n);
-      ar.read_array(f.data(), n);
-    }
+    load_packed(ar, f, static_cast<std::size_t>(ar.read_size()));
   } else {
     ar(f);
   }
@@ -908,15 +954,19 @@ constexpr bool leading_leaves(std::index_sequence<I...>) {
   return (leaf_field_v<field_type_t<T, I>> && ...);
 }
 
-template <class T, class = void>
-struct linear_chain : std::false_type {};
-template <class T>
-struct linear_chain<T, std::enable_if_t<oompi::detail::has_transportable_fields_v<T>>> {
+/// Is T a chain type with links of kind K (the last field a K-owner of T, the others leaves)?
+template <class T, link_kind K, class = void>
+struct chain_of : std::false_type {};
+template <class T, link_kind K>
+struct chain_of<T, K, std::enable_if_t<oompi::detail::has_transportable_fields_v<T>>> {
   using F = oompi::detail::fields_of<T>;
   using L = field_type_t<T, F::count - 1>;
-  static constexpr bool value = link_of<L>::kind == link_kind::shared && is_tail_link_v<L, T> &&
+  static constexpr bool value = link_of<L>::kind == K && is_tail_link_v<L, T> &&
                                 leading_leaves<T>(std::make_index_sequence<F::count - 1>{});
 };
+template <class T>
+using linear_chain = chain_of<T, link_kind::shared>;
+
 /// Is T (the root of a message) a std::shared_ptr to a linear chain type?
 template <class T>
 struct linear_root : std::false_type {};
@@ -924,47 +974,66 @@ template <class U>
 struct linear_root<std::shared_ptr<U>>
     : std::bool_constant<!std::is_const_v<U> && !std::is_volatile_v<U> && linear_chain<U>::value> {};
 
+/// Can T (the root of a message) receive a compact chain (§2.1: a chain type with at least one
+/// field besides the link, held by a std::shared_ptr or std::unique_ptr)?
 template <class T>
-const std::shared_ptr<T>& chain_link(const T& obj) noexcept {
-  using F = oompi::detail::fields_of<T>;
+struct compact_root : std::false_type {};
+template <class U>
+struct compact_root<std::shared_ptr<U>>
+    : std::bool_constant<linear_root<std::shared_ptr<U>>::value &&
+                         (oompi::detail::fields_of<U>::count > 1)> {};
+template <class U>
+struct compact_root<std::unique_ptr<U>>
+    : std::bool_constant<!std::is_const_v<U> && !std::is_volatile_v<U> &&
+                         chain_of<U, link_kind::unique>::value &&
+                         (oompi::detail::fields_of<U>::count > 1)> {};
+
+template <class T>
+auto& chain_link(T& obj) noexcept {
+  using F = oompi::detail::fields_of<std::remove_const_t<T>>;
   return obj.*(std::get<F::count - 1>(F::list).member);
 }
+
+/// Where a list starting at o ends or closes (Brent's cycle finding): `mu` nodes before the
+/// cycle and `lambda` in it, or mu = none when the list ends in null.
+struct chain_shape {
+  static constexpr std::uint64_t none = ~std::uint64_t{0};
+  std::uint64_t mu = none, lambda = 0;
+};
 template <class T>
-std::shared_ptr<T>& chain_link(T& obj) noexcept {
-  using F = oompi::detail::fields_of<T>;
-  return obj.*(std::get<F::count - 1>(F::list).member);
+chain_shape shape_of_chain(const T* o) {
+  chain_shape s;
+  if (o == nullptr) return s;
+  std::uint64_t power = 1, lam = 1;
+  const T* tortoise = o;
+  const T* hare = chain_link(*o).get();
+  while (hare != nullptr && hare != tortoise) {
+    if (power == lam) {
+      tortoise = hare;
+      power <<= 1;
+      lam = 0;
+    }
+    hare = chain_link(*hare).get();
+    ++lam;
+  }
+  if (hare == nullptr) return s;
+  s.lambda = lam;
+  const T* t = o;
+  const T* h = o;
+  for (std::uint64_t i = 0; i < s.lambda; ++i) h = chain_link(*h).get();
+  for (s.mu = 0; t != h; ++s.mu) {
+    t = chain_link(*t).get();
+    h = chain_link(*h).get();
+  }
+  return s;
 }
 
 template <class T>
 void save_linear_chain(output_archive& ar, const T* o) {
   using F = oompi::detail::fields_of<T>;
-  constexpr std::uint64_t none = ~std::uint64_t{0};
-  std::uint64_t mu = none, lambda = 0;  // no cycle: the list ends in null
-  if (o != nullptr) {
-    std::uint64_t power = 1, lam = 1;
-    const T* tortoise = o;
-    const T* hare = chain_link(*o).get();
-    while (hare != nullptr && hare != tortoise) {
-      if (power == lam) {
-        tortoise = hare;
-        power <<= 1;
-        lam = 0;
-      }
-      hare = chain_link(*hare).get();
-      ++lam;
-    }
-    if (hare != nullptr) {
-      lambda = lam;
-      const T* t = o;
-      const T* h = o;
-      for (std::uint64_t i = 0; i < lambda; ++i) h = chain_link(*h).get();
-      for (mu = 0; t != h; ++mu) {
-        t = chain_link(*t).get();
-        h = chain_link(*h).get();
-      }
-    }
-  }
-  const std::uint64_t end = mu == none ? none : mu + lambda;  // index of the first repeat
+  const chain_shape shape = shape_of_chain(o);
+  const std::uint64_t end = shape.mu == chain_shape::none ? chain_shape::none
+                                                          : shape.mu + shape.lambda;
   std::uint32_t mu_id = 0;
   for (std::uint64_t index = 0;; ++index) {
     if (o == nullptr) {
@@ -976,22 +1045,68 @@ void save_linear_chain(output_archive& ar, const T* o) {
       return;
     }
     const std::uint32_t id = ar.untracked_id();
-    if (index == mu) mu_id = id;
+    if (index == shape.mu) mu_id = id;
     ar.write_value<std::uint32_t>(id | new_object_flag);
     save_leading(ar, *o, std::make_index_sequence<F::count - 1>{});
     o = chain_link(*o).get();
   }
 }
 
+template <class T, std::size_t... I>
+void save_compact_leading(output_archive& ar, const T& obj, std::index_sequence<I...>) {
+  const auto one = [&ar](const auto& f) {
+    using F = std::decay_t<decltype(f)>;
+    if constexpr (packed_array<F>::value) {
+      ar.write_varint(f.size());
+      ar.write_array(f.data(), f.size());
+    } else {
+      save_field(ar, f);
+    }
+  };
+  (one(obj.*(std::get<I>(oompi::detail::fields_of<T>::list).member)), ...);
+}
+template <class T, std::size_t... I>
+void load_compact_leading(input_archive& ar, T& obj, std::index_sequence<I...>) {
+  const auto one = [&ar](auto& f) {
+    using F = std::decay_t<decltype(f)>;
+    if constexpr (packed_array<F>::value)
+      load_packed(ar, f, static_cast<std::size_t>(ar.read_varint_size()));
+    else
+      load_field(ar, f);
+  };
+  (one(obj.*(std::get<I>(oompi::detail::fields_of<T>::list).member)), ...);
+}
+
+/// Writes the list at o as a compact chain (§2.1; o not null): the marker, n, close, the nodes.
+template <class T>
+void save_compact_chain(output_archive& ar, const T* o) {
+  using F = oompi::detail::fields_of<T>;
+  const chain_shape shape = shape_of_chain(o);
+  std::uint64_t n = 0, close = 0;
+  if (shape.mu == chain_shape::none) {
+    for (const T* p = o; p != nullptr; p = chain_link(*p).get()) ++n;
+  } else {
+    n = shape.mu + shape.lambda;
+    close = shape.mu + 1;
+  }
+  if (n > max_object_id) throw serialization_error("more than 2^31-1 objects in one message");
+  ar.write_value<std::uint32_t>(new_object_flag);
+  ar.write_value(static_cast<std::uint32_t>(n));
+  ar.write_value(static_cast<std::uint32_t>(close));
+  for (std::uint64_t i = 0; i < n; ++i, o = chain_link(*o).get())
+    save_compact_leading(ar, *o, std::make_index_sequence<F::count - 1>{});
+}
+
 /// Empties a partly read chain front to back (a long one is not destroyed recursively, a cycle
 /// is broken); the root stays, empty, as after a failed read of any other graph.
-template <class T>
-void abandon_linear_chain(std::shared_ptr<T>& root) noexcept {
+template <class P>
+void abandon_linear_chain(P& root) noexcept {
+  using T = typename P::element_type;
   if (!root) return;
-  std::shared_ptr<T> rest = std::move(chain_link(*root));
+  P rest = std::move(chain_link(*root));
   reset_object<T>(root.get());
   while (rest) {
-    std::shared_ptr<T> after = std::move(chain_link(*rest));
+    P after = std::move(chain_link(*rest));
     reset_object<T>(rest.get());
     rest = std::move(after);
   }
@@ -1024,6 +1139,49 @@ void load_linear_chain(input_archive& ar, std::shared_ptr<T>& root, bool& starte
     T& obj = **link;
     load_leading(ar, obj, std::make_index_sequence<F::count - 1>{});
     link = &chain_link(obj);
+  }
+}
+
+/// Reads a compact chain (§2.1) after its marker into root (a std::shared_ptr or
+/// std::unique_ptr); `started` as above.
+template <class P>
+void load_compact_chain(input_archive& ar, P& root, bool& started) {
+  using T = typename P::element_type;
+  using F = oompi::detail::fields_of<T>;
+  static_assert(std::is_default_constructible_v<T>,
+                "oompi: objects received through a reference are default-constructed first; "
+                "give the type a default constructor");
+  constexpr bool shared = link_of<P>::kind == link_kind::shared;
+  const auto n = ar.read_value<std::uint32_t>();
+  const auto close = ar.read_value<std::uint32_t>();
+  if (n == 0) ar.corrupt("a compact chain of 0 nodes", 8);
+  if (n > ar.remaining())  // every node takes at least one byte
+    ar.corrupt("a compact chain of " + std::to_string(n) + " nodes with only " +
+                   std::to_string(ar.remaining()) + " bytes left",
+               8);
+  if (close > n)
+    ar.corrupt("a compact chain of " + std::to_string(n) + " nodes closing on node " +
+                   std::to_string(close),
+               4);
+  if (!shared && close != 0)
+    ar.corrupt("a compact chain closing into a cycle, but the receiving link is a "
+               "std::unique_ptr (use std::shared_ptr)",
+               4);
+  started = true;
+  P* link = &root;
+  const P* target = nullptr;
+  for (std::uint32_t i = 1; i <= n; ++i) {
+    if constexpr (shared)
+      *link = std::make_shared<T>();
+    else
+      *link = std::make_unique<T>();
+    if (i == close) target = link;
+    T& obj = **link;
+    load_compact_leading(ar, obj, std::make_index_sequence<F::count - 1>{});
+    link = &chain_link(obj);
+  }
+  if constexpr (shared) {
+    if (target != nullptr) *link = *target;
   }
 }
 
@@ -1087,24 +1245,46 @@ void save(byte_buffer& out, const T& obj) {
 template <class T>
 void load(const void* data, std::size_t size, T& obj) {
   input_archive ar(data, size);
-  if constexpr (detail::linear_root<T>::value) {
-    bool started = false;
-    try {
-      detail::load_linear_chain(ar, obj, started);
-      ar.finish();
-    } catch (...) {
-      if (started) detail::abandon_linear_chain(obj);
-      throw;
+  bool chain = false;    // read by a chain reader (no object table): emptied by walking it
+  bool started = false;  // obj replaced: what to empty if the read fails
+  try {
+    if constexpr (detail::compact_root<T>::value) {
+      chain = ar.take_compact_marker();
+      if (chain) detail::load_compact_chain(ar, obj, started);
     }
-  } else {
-    try {
-      ar(obj);
-      ar.finish();
-    } catch (...) {
-      ar.abandon();
-      throw;
+    if (!chain) {
+      if constexpr (detail::linear_root<T>::value) {
+        chain = true;
+        detail::load_linear_chain(ar, obj, started);
+      } else {
+        ar(obj);
+      }
     }
+    ar.finish();
+  } catch (...) {
+    if constexpr (detail::compact_root<T>::value || detail::linear_root<T>::value) {
+      if (chain) {
+        if (started) detail::abandon_linear_chain(obj);
+        throw;
+      }
+    }
+    ar.abandon();
+    throw;
   }
+}
+/// Appends the compact chain form (docs/wire-format.md 2.1) of a chain-type root to out: what
+/// the Java, C# and Python bindings write. A null root is written as in 1.0 (a null reference).
+template <class T>
+void save_compact(byte_buffer& out, const T& root) {
+  static_assert(detail::compact_root<T>::value,
+                "oompi::wire::save_compact: the root must be a std::shared_ptr or std::unique_ptr "
+                "to a chain type (last field a link to the same type, every other field a "
+                "number, a string or a vector of numbers, at least one of them)");
+  output_archive ar(out);
+  if (root)
+    detail::save_compact_chain(ar, root.get());
+  else
+    ar.write_value<std::uint32_t>(0);
 }
 /// A slice of an array of objects, encoded as a std::vector<T> of its elements (one graph).
 template <class T>

@@ -1003,6 +1003,11 @@ class ObjectsTest {
       return b;
     });
     assertArrayEquals(golden("compact_chain.bin"), raw);
+    try (ObjectRequest<ChainItem> f = world.iorecv(ChainItem.class, prev, 17);
+         Request sent = world.iosend(gold, next, 17)) {
+      checkItems(new ChainItem[] {gold, gold.next, gold.next.next}, 2, f.get(), "iorecv");
+      sent.waitFor();
+    }
     ChainItem g = GoldenTypes.goldenChain();
     g.id += rank;
     g.next.next.name += rank;

@@ -852,7 +852,8 @@ final class WirePlan {
      * ends or closes a cycle (Brent's algorithm: mu nodes before the cycle, lambda in it), the
      * second writes each node with the next id, and the link that closes the cycle as a
      * back-reference to node mu. Same bytes as writeRef, without System.identityHashCode on
-     * every node. Other objects reached from the nodes' fields use the table as usual.
+     * every node. Other objects reached from the nodes' fields use the table as usual. A chain
+     * type (fields that cannot hold objects) is written as a compact chain after the same walk.
      */
     void writeRoot(WireWriter w, Object o) {
       boolean compact = chain && COMPACT_CHAINS;

@@ -175,8 +175,7 @@ final class WireWriter {
       return;
     }
     byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-    if (varint) varint(utf8.length);
-    else size(utf8.length);
+    size(utf8.length);
     bytes(utf8, 0, utf8.length);
   }
 

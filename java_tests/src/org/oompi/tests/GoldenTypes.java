@@ -87,6 +87,27 @@ public final class GoldenTypes {
     }
   }
 
+  /** struct chain_item { string name; int64 id; bool flag; double weight; int32[] data;
+   *  chain_item next; }: a chain type (docs/wire-format.md 2.1), sent as a compact chain. */
+  public static final class ChainItem {
+    @Transportable String name = "";
+    @Transportable long id;
+    @Transportable boolean flag;
+    @Transportable double weight;
+    @Transportable int[] data = new int[0];
+    @Transportable ChainItem next;
+
+    public ChainItem() {}
+
+    public ChainItem(String name, long id, boolean flag, double weight, int... data) {
+      this.name = name;
+      this.id = id;
+      this.flag = flag;
+      this.weight = weight;
+      this.data = data;
+    }
+  }
+
   public static class ListNode {
     @Transportable int[] data = new int[0];
     @Transportable ListNode other;
@@ -112,6 +133,20 @@ public final class GoldenTypes {
     s.layer = (byte) 200;
     s.depth = -300;
     return s;
+  }
+
+  /** compact_chain.bin: 1 {"first", -5, true, 0.5, [1, 2, 3]} -> 2 {"", 2^40, false, -2.25,
+   *  [0 .. 199]} -> 3 {"drei ✓", 7, true, 1e300, []} -> back to 2 */
+  public static ChainItem goldenChain() {
+    int[] range = new int[200];
+    for (int i = 0; i < range.length; i++) range[i] = i;
+    ChainItem a = new ChainItem("first", -5, true, 0.5, 1, 2, 3);
+    ChainItem b = new ChainItem("", 1L << 40, false, -2.25, range);
+    ChainItem c = new ChainItem("drei \u2713", 7, true, 1e300);
+    a.next = b;
+    b.next = c;
+    c.next = b;
+    return a;
   }
 
   /** a{[1,2], other c, next b}, b{[3], other c, next c}, c{[], other null, next a} */

@@ -27,7 +27,7 @@ import org.oompi.Wire;
  * Wire v1 decoding of bad input: deep graphs (10^5 levels through a field that is not the last
  * one, through lists) round-trip or fail with SerializationException in the encoder and in the
  * decoder, never a StackOverflowError; a corpus of mutated valid messages (bit flips,
- * truncations, huge sizes, bogus ids, ...) decodes to an object or a SerializationException,
+ * truncations, huge sizes, bogus ids, ..., compact chains among them) decodes to an object or a SerializationException,
  * never another Throwable (OutOfMemoryError, NegativeArraySizeException, ClassCastException,
  * ...); corrupt bytes from another rank make orecv throw and leave the communicator usable.
  */
@@ -161,6 +161,12 @@ class WireFuzzTest {
     out.add(new Sample(Wire.encode(new int[] {1, 2, 3, -4}), int[].class, false));
     out.add(new Sample(Wire.encode(new String[][] {{"a"}, {"bc", "d"}, {}}), String[][].class, false));
     out.add(new Sample(Wire.encode(new long[][] {{1L << 50}, {}}), long[][].class, false));
+    // compact chains (wire 1.1): tests/golden/compact_chain.bin, and one ending in null with
+    // sizes of two varint bytes
+    out.add(new Sample(Wire.encode(GoldenTypes.goldenChain()), GoldenTypes.ChainItem.class, false));
+    GoldenTypes.ChainItem c = new GoldenTypes.ChainItem("\u00e9".repeat(70), 1, false, 2, new int[130]);
+    c.next = new GoldenTypes.ChainItem("", -1, true, 0);
+    out.add(new Sample(Wire.encode(c), GoldenTypes.ChainItem.class, false));
     return out;
   }
 

@@ -11,8 +11,11 @@ import java.util.List;
  * <p>A message holds one value. An object of a class with {@link Transportable} fields is
  * written as a reference (an id, then its fields the first time: C++ {@code std::shared_ptr<T>})
  * by {@link #encode}, or as a struct by {@link #encodeValue} (C++ {@code T}). Numbers (boxed),
- * strings, enums and arrays are written as values. Reading checks everything section 2 asks:
- * a corrupt or truncated message, or bytes left over, is a {@link SerializationException}.
+ * strings, enums and arrays are written as values. A non-null object of a chain type (its last
+ * field a link to its class, every other one a number, string or array of numbers) is written as
+ * a compact chain (revision 1.1, section 2.1); reading takes both forms. Reading checks
+ * everything sections 2 and 2.1 ask: a corrupt or truncated message, or bytes left over, is a
+ * {@link SerializationException}.
  */
 public final class Wire {
   private Wire() {}
@@ -123,7 +126,10 @@ public final class Wire {
     WirePlan.Codec codec = WirePlan.top(type, byValue);
     WireReader r = new WireReader(message, offset, length);
     Object[] out = new Object[1];
-    guarded(() -> out[0] = codec.read(r));
+    if (codec instanceof WirePlan.RefCodec)
+      guarded(() -> out[0] = ((WirePlan.RefCodec) codec).readRoot(r));
+    else
+      guarded(() -> out[0] = codec.read(r));
     finish(r);
     return cast(type, out[0]);
   }

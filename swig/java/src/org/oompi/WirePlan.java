@@ -371,6 +371,7 @@ final class WirePlan {
     int minBytes() { return 4; }
     void write(WireWriter w, Object v) { plan.writeRef(w, v); }
     void writeRoot(WireWriter w, Object v) { plan.writeRoot(w, v); }
+    Object readRoot(WireReader r) { return plan.readRoot(r); }
     Object read(WireReader r) { return plan.readRef(r); }
   }
 
@@ -556,6 +557,16 @@ final class WirePlan {
   /** -Doompi.wire.linearChains=false writes every chain through the identity table. */
   static final boolean LINEAR_CHAINS = !"false".equals(System.getProperty("oompi.wire.linearChains"));
 
+  /** -Doompi.wire.compactChains=false writes chain types in the revision 1.0 form (for a 1.0
+   *  reader, or to compare); compact chains are read either way. */
+  static final boolean COMPACT_CHAINS = !"false".equals(System.getProperty("oompi.wire.compactChains"));
+
+  /** A leaf of a chain type (section 2.1): a number, a string or an array of numbers, not of
+   *  bool; no enum. */
+  static boolean isLeaf(Class<?> c) {
+    return !c.isEnum() && c != boolean[].class && simpleCodec(c) != null;
+  }
+
   private static final ClassValue<ClassPlan> PLANS = new ClassValue<>() {
     @Override
     protected ClassPlan computeValue(Class<?> type) {
@@ -581,6 +592,8 @@ final class WirePlan {
     /** tailSelf, and no other field can lead to an object of this class: a message whose root
      *  is a reference to this class reaches objects of it only along the tail links. */
     private boolean linear;
+    /** A chain type (section 2.1): tailSelf, and every other field (at least one) a leaf. */
+    private boolean chain;
 
     static ClassPlan of(Class<?> c) {
       return PLANS.get(c);
@@ -657,6 +670,7 @@ final class WirePlan {
         List<Class<?>> chain = new ArrayList<>();
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) chain.add(0, c);
         List<FieldPlan> list = new ArrayList<>();
+        boolean leaves = true;  // every field so far a leaf
         Field last = null;
         MethodHandle lastGet = null, lastSet = null;
         for (Class<?> c : chain) {
@@ -674,6 +688,7 @@ final class WirePlan {
                   + " cannot be set (" + e.getMessage() + ")");
             }
             list.add(field(f, g, st, a.byValue(), todo));
+            if (last != null && !isLeaf(last.getType())) leaves = false;
             last = f;
             lastGet = g;
             lastSet = st;
@@ -695,6 +710,7 @@ final class WirePlan {
         // a by-value field of this class inside itself would never end
         checkValueCycle(type, type, new ArrayList<>());
         linear = LINEAR_CHAINS && tailSelf && !reachable(type, chain, last);
+        this.chain = tailSelf && leaves && head.length > 0;
       } catch (IllegalArgumentException e) {
         problem = e;
         fields = null;
@@ -836,10 +852,12 @@ final class WirePlan {
      * ends or closes a cycle (Brent's algorithm: mu nodes before the cycle, lambda in it), the
      * second writes each node with the next id, and the link that closes the cycle as a
      * back-reference to node mu. Same bytes as writeRef, without System.identityHashCode on
-     * every node. Other objects reached from the nodes' fields use the table as usual.
+     * every node. Other objects reached from the nodes' fields use the table as usual. A chain
+     * type (fields that cannot hold objects) is written as a compact chain after the same walk.
      */
     void writeRoot(WireWriter w, Object o) {
-      if (!linear || o == null || w.objectCount() != 0) {
+      boolean compact = chain && COMPACT_CHAINS;
+      if (!(linear || compact) || o == null || w.objectCount() != 0) {
         writeRef(w, o);
         return;
       }
@@ -872,6 +890,10 @@ final class WirePlan {
           }
         }
         long end = mu < 0 ? Long.MAX_VALUE : mu + lambda;  // index of the first repeated node
+        if (compact) {
+          writeCompact(w, o, end, mu);
+          return;
+        }
         int muId = 0;
         FieldPlan[] fs = head;
         long index = 0;
@@ -892,6 +914,62 @@ final class WirePlan {
           o = a.tail(o);
           index++;
         }
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
+    }
+
+    /** A compact chain (section 2.1) of the nodes before index end from o, the last linking
+     *  to node mu (none if mu < 0). n and close are patched in once the nodes are counted. */
+    private void writeCompact(WireWriter w, Object o, long end, long mu) throws Throwable {
+      w.i32(0x80000000);
+      int at = w.pos;
+      w.i64(0);
+      ClassAccess a = access;
+      FieldPlan[] fs = head;
+      int n = 0;
+      w.varSizes = true;
+      for (; o != null && n != end; n++) {
+        if (o.getClass() != type) checkClass(o);
+        for (FieldPlan f : fs) f.write(w, o);
+        o = a.tail(o);
+      }
+      w.varSizes = false;
+      // no overflow: every node takes a byte, and the writer stops at 2 GiB
+      WireWriter.I32.set(w.buf, at, n);
+      WireWriter.I32.set(w.buf, at + 4, (int) (mu + 1));
+    }
+
+    /** Reads the value of a message that is a reference to this class: a compact chain
+     *  (section 2.1) or a reference as readRef. */
+    Object readRoot(WireReader r) {
+      if (r.remaining() < 4 || (int) WireWriter.I32.get(r.buf, r.pos) != 0x80000000) return readRef(r);
+      if (!chain)
+        throw new SerializationException("oompi: corrupt message: a compact chain (wire v1.1) arrived for class "
+            + type.getName() + ", which is not a chain type (the last field a link to the class, every other "
+            + "field a number, a string or an array of numbers: docs/wire-format.md 2.1)");
+      r.pos += 4;
+      int at = r.pos;
+      long n = r.i32() & 0xFFFFFFFFL, close = r.i32() & 0xFFFFFFFFL;
+      if (n == 0 || n > r.remaining() || close > n)
+        throw new SerializationException("oompi: corrupt message: a compact chain of " + n + " node(s) closing on "
+            + close + " at offset " + at + ", " + r.remaining() + " byte(s) left");
+      try {
+        ClassAccess a = access;
+        FieldPlan[] fs = head;
+        Object first = null, prev = null, target = null;
+        r.varSizes = true;
+        for (long i = 1; i <= n; i++) {
+          Object o = a.newInstance();
+          for (FieldPlan f : fs) f.read(r, o);
+          if (prev == null) first = o;
+          else a.setTail(prev, o);
+          if (i == close) target = o;
+          prev = o;
+        }
+        r.varSizes = false;
+        a.setTail(prev, target);
+        return first;
       } catch (Throwable t) {
         throw rethrow(t);
       }
@@ -941,7 +1019,7 @@ final class WirePlan {
             int id = raw & 0x7FFFFFFF;
             if (id != r.count() + 1)
               throw new SerializationException("oompi: corrupt message: new object id " + id + " at offset " + at
-                  + ", expected " + (r.count() + 1));
+                  + ", expected " + (r.count() + 1) + (id == 0 ? " (a compact chain may only be a message's value)" : ""));
             o = newInstance();
             r.register(o, this);
             fresh = true;

@@ -9,6 +9,8 @@ final class WireReader {
   final byte[] buf;
   int pos;
   final int end;
+  /** Set while a compact chain's nodes are read (section 2.1): sizes are LEB128 varints. */
+  boolean varSizes;
 
   private Object[] objects;
   private WirePlan.ClassPlan[] plans;
@@ -20,15 +22,14 @@ final class WireReader {
     this.buf = buf;
     this.pos = offset;
     this.end = offset + length;
-    int guess = Math.min(Math.max(16, length / 16), 4096);  // a new object takes >= 4 bytes
-    objects = new Object[guess];
-    plans = new WirePlan.ClassPlan[guess];
   }
 
   /** A new id counter (the next slice of a split collective). */
   void newGraph() {
-    Arrays.fill(objects, 0, Math.min(objects.length, count + 1), null);
-    Arrays.fill(plans, 0, Math.min(plans.length, count + 1), null);
+    if (objects != null) {
+      Arrays.fill(objects, 0, Math.min(objects.length, count + 1), null);
+      Arrays.fill(plans, 0, Math.min(plans.length, count + 1), null);
+    }
     count = 0;
   }
 
@@ -92,6 +93,7 @@ final class WireReader {
 
   /** A size whose elements take at least elementBytes each: never more than the bytes left. */
   int size(int elementBytes) {
+    if (varSizes) return varSize(elementBytes);
     int at = pos;
     long n = i64();
     if (n < 0 || n > (end - pos) / Math.max(1, elementBytes))
@@ -107,6 +109,34 @@ final class WireReader {
     return s;
   }
 
+  /** A compact chain's size (section 2.1: LEB128, shortest form, at most 2^64 - 1). */
+  private int varSize(int elementBytes) {
+    int at = pos;
+    if (pos >= end) throw truncated(1);
+    long n = buf[pos++];
+    if (n < 0) n = varintTail(at, n & 0x7F);
+    if (n < 0 || n > (end - pos) / Math.max(1, elementBytes))
+      throw new SerializationException("oompi: corrupt message: size " + Long.toUnsignedString(n) + " at offset "
+          + at + " but only " + (end - pos) + " byte(s) left" + (n < 0 || n > Integer.MAX_VALUE
+              ? " (and a Java array holds at most 2^31 - 1)" : ""));
+    return (int) n;
+  }
+
+  private long varintTail(int at, long n) {
+    for (int shift = 7;; shift += 7) {
+      int b = u8();
+      if (shift == 63 && b > 1)
+        throw new SerializationException("oompi: corrupt message: varint at offset " + at
+            + (b > 0x7F ? " longer than 10 bytes" : " above 2^64 - 1"));
+      n |= (long) (b & 0x7F) << shift;
+      if (b < 0x80) {
+        if (b == 0)
+          throw new SerializationException("oompi: corrupt message: varint at offset " + at + " not in its shortest form");
+        return n;
+      }
+    }
+  }
+
   // --- object identity ----------------------------------------------------------------------
 
   int count() {
@@ -115,6 +145,11 @@ final class WireReader {
 
   void register(Object o, WirePlan.ClassPlan plan) {
     int id = ++count;
+    if (objects == null) {  // made on first use: numbers, strings and compact chains need none
+      int guess = Math.min(Math.max(16, (end - pos) / 16), 4096);  // a new object takes >= 4 bytes
+      objects = new Object[guess];
+      plans = new WirePlan.ClassPlan[guess];
+    }
     if (id >= objects.length) {
       int n = Math.max(id + 1, objects.length * 2);
       objects = Arrays.copyOf(objects, n);

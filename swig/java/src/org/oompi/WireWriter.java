@@ -16,6 +16,9 @@ final class WireWriter {
 
   byte[] buf;
   int pos;
+  /** Set while a compact chain's nodes are written (section 2.1): sizes are LEB128 varints.
+   *  Its nodes hold only numbers, strings and arrays of numbers, so nothing else sees it. */
+  boolean varSizes;
 
   // identity map object -> id (open addressing), and the plan each id was written with
   private Object[] keys = new Object[64];
@@ -51,6 +54,7 @@ final class WireWriter {
   /** Forgets the bytes and the ids (a new message); keeps the memory unless it is huge. */
   void reset() {
     pos = 0;
+    varSizes = false;
     if (count > 0) {
       // a table much larger than this message needed is dropped, not cleared: a small message
       // after a big one must not pay for clearing the big table
@@ -129,14 +133,34 @@ final class WireWriter {
   }
 
   void size(int n) {
-    i64(n);
+    if (varSizes) varint(n);
+    else i64(n);
+  }
+
+  /** A size as a compact chain writes it (section 2.1): unsigned LEB128, shortest form. */
+  void varint(int n) {
+    ensure(5);
+    byte[] b = buf;
+    int p = pos;
+    while ((n & ~0x7F) != 0) {
+      b[p++] = (byte) (n | 0x80);
+      n >>>= 7;
+    }
+    b[p++] = (byte) n;
+    pos = p;
+  }
+
+  static int varintLength(int n) {
+    return n < (1 << 7) ? 1 : n < (1 << 14) ? 2 : n < (1 << 21) ? 3 : n < (1 << 28) ? 4 : 5;
   }
 
   void string(String s) {
-    // ASCII fast path: one pass, no intermediate array
+    // ASCII fast path: one pass, no intermediate array (then the size is the char count)
+    boolean varint = varSizes;
     int n = s.length();
-    ensure(8 + n);
-    int start = pos + 8;
+    int head = varint ? varintLength(n) : 8;
+    ensure(head + n);
+    int start = pos + head;
     int i = 0;
     byte[] b = buf;
     for (; i < n; i++) {
@@ -145,7 +169,8 @@ final class WireWriter {
       b[start + i] = (byte) c;
     }
     if (i == n) {
-      I64.set(b, pos, (long) n);
+      if (varint) varint(n);
+      else I64.set(b, pos, (long) n);
       pos = start + n;
       return;
     }

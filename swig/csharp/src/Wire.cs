@@ -31,7 +31,10 @@ namespace Oompi
     /// field of a class is a reference to the same class (a list's <c>next</c>), that link is
     /// followed in a loop, so lists of any length need no stack; other deep nesting recurses, and
     /// a graph too deep for the caller's stack is written or read again on a thread with a 512 MiB
-    /// stack (beyond that: <see cref="SerializationException"/>).
+    /// stack (beyond that: <see cref="SerializationException"/>). A message whose value is a
+    /// list of a chain type (that link last, every other field a number, string or array of
+    /// numbers) travels as a compact chain (revision 1.1: no ids, varint sizes); reading takes
+    /// both forms.
     /// </summary>
     public static class Wire
     {
@@ -527,14 +530,24 @@ namespace Oompi
 
         internal static void WriteTop(WireWriter w, T value)
         {
-            if (write is null) Ensure();
-            writeTop(w, value);
+            var f = writeTop;
+            if (f is null)
+            {
+                Ensure();
+                f = writeTop;
+            }
+            f(w, value);
         }
 
         internal static T ReadTop(WireReader r)
         {
-            if (write is null) Ensure();
-            return readTop(r);
+            var f = readTop;
+            if (f is null)
+            {
+                Ensure();
+                f = readTop;
+            }
+            return f(r);
         }
 
         internal static (Action<WireWriter, T> write, Func<WireReader, T> read, int minSize) Ensure()

@@ -12,6 +12,9 @@
 //   ("ref", plan)        a reference (None, first occurrence with its fields, or back-reference)
 // and a plan is a mutable list [cls, ((name, tdesc), ...), defaults] so recursive classes can
 // refer to themselves; defaults: ((name, value), ...) for fields that are not transported.
+//
+// A message's value that is a reference to a chain type (plan::chain) is written as a compact
+// chain (wire 1.1, docs/wire-format.md 2.1): writer::chain, reader::chain, chosen in dumps/loads.
 #ifndef OOMPI_SWIG_PYTHON_WIRE_HPP
 #define OOMPI_SWIG_PYTHON_WIRE_HPP
 

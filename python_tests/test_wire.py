@@ -274,6 +274,11 @@ def test_compact_chain_p2p(world):
         req.wait()
     world.osend(None, nxt, 7, type=CHAIN)
     assert world.orecv(prv, 7, type=CHAIN) is None
+    # a receiver expecting a type that is not a chain type refuses it; the message is consumed
+    req = world.iosend(golden_chain(), nxt, 7, type=CHAIN)
+    with pytest.raises(ValueError, match="not a chain type"):
+        world.orecv(prv, 7, type=oompi.Ref(ListNode))
+    req.wait()
     got = world.obcast(golden_chain() if world.rank == 0 else None, 0, type=CHAIN)
     check_golden_chain(got)
 

@@ -16,7 +16,7 @@ import oompi
 from oompi import objects as _objects
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from golden_types import ListNode, Shape, golden_graph, golden_shape  # noqa: E402
+from golden_types import ChainItem, ListNode, Shape, golden_graph, golden_shape  # noqa: E402
 
 MUTATIONS = int(os.environ.get("OOMPI_FUZZ_MUTATIONS", "100000"))
 
@@ -71,6 +71,15 @@ def corpus():
                 oompi.Array(oompi.float64)))
     out.append((oompi.wire.dumps([golden_graph(), None], list[Optional[ListNode]]),
                 list[Optional[ListNode]]))
+    # wire 1.1 compact chains: the golden one (a rho) and a longer one ending in None with
+    # two-byte varint sizes
+    golden = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "golden")
+    with open(os.path.join(golden, "compact_chain.bin"), "rb") as f:
+        out.append((f.read(), oompi.Ref(ChainItem)))
+    head = None
+    for i in range(6):
+        head = ChainItem("n" * (130 * (i % 2)), -i, i % 3 == 0, i / 3, list(range(i * 30)), head)
+    out.append((oompi.wire.dumps(head, oompi.Ref(ChainItem)), oompi.Ref(ChainItem)))
     return out
 
 

@@ -12,6 +12,9 @@
 //   ("ref", plan)        a reference (None, first occurrence with its fields, or back-reference)
 // and a plan is a mutable list [cls, ((name, tdesc), ...), defaults] so recursive classes can
 // refer to themselves; defaults: ((name, value), ...) for fields that are not transported.
+//
+// A message's value that is a reference to a chain type (plan::chain) is written as a compact
+// chain (wire 1.1, docs/wire-format.md 2.1): writer::chain, reader::chain, chosen in dumps/loads.
 #ifndef OOMPI_SWIG_PYTHON_WIRE_HPP
 #define OOMPI_SWIG_PYTHON_WIRE_HPP
 
@@ -52,6 +55,7 @@ struct plan {
   std::vector<std::pair<PyObject*, std::unique_ptr<tdesc>>> fields;  // names owned
   std::vector<std::pair<PyObject*, PyObject*>> defaults;             // owned
   long long min_bytes = -1;  // fewest bytes an object takes on the wire (-1: not known yet)
+  bool chain = false;        // a chain type (docs/wire-format.md 2.1): roots go as compact chains
 };
 
 /// Objects and lists are written and read with an explicit stack of frames, not by recursion,
@@ -63,6 +67,17 @@ constexpr std::size_t max_depth = std::size_t{1} << 20;
 
 inline bool is_leaf(kind k) {
   return k == kind::num || k == kind::str || k == kind::bytes || k == kind::array;
+}
+
+/// A field a chain type may hold besides its link (2.1): a number, a string, an array of
+/// numbers that are not bools (oompi.Array or list[number]; bytes are an array of u8).
+inline bool chain_leaf(const tdesc& d) {
+  switch (d.k) {
+    case kind::num: case kind::str: case kind::bytes: return true;
+    case kind::array: return d.n != num::b;
+    case kind::list: return d.elem->k == kind::num && d.elem->n != num::b;
+    default: return false;
+  }
 }
 
 /// The fewest bytes a value of d takes: a size read from a message is checked against it.
@@ -176,6 +191,10 @@ inline plan* compile_plan(PyObject* lst) {
     Py_INCREF(value);
     p->defaults.emplace_back(name, value);
   }
+  // Decided once per class, from the declared field types only.
+  const auto& f = p->fields;
+  p->chain = f.size() >= 2 && f.back().second->k == kind::ref && f.back().second->p == p;
+  for (std::size_t i = 0; p->chain && i + 1 < f.size(); ++i) p->chain = chain_leaf(*f[i].second);
   return p;
 }
 
@@ -184,6 +203,7 @@ struct writer {
   std::string out;
   std::unordered_map<PyObject*, std::uint32_t> ids;
   std::vector<PyObject*> held;  // objects numbered: kept alive so their addresses stay unique
+  bool varint = false;          // sizes as LEB128 varints (inside a compact chain)
   ~writer() {
     for (const auto& f : stack) Py_DECREF(f.obj);
     for (PyObject* o : held) Py_DECREF(o);
@@ -195,7 +215,11 @@ struct writer {
     std::memcpy(b, &v, sizeof(T));  // little-endian host (checked at import)
     out.append(b, sizeof(T));
   }
-  void put_size(std::uint64_t n) { put(n); }
+  void put_size(std::uint64_t n) {
+    if (!varint) return put(n);
+    for (; n >= 0x80; n >>= 7) out.push_back(static_cast<char>(n | 0x80));
+    out.push_back(static_cast<char>(n));
+  }
 
   bool number(PyObject* v, num n) {
     switch (n) {
@@ -462,6 +486,61 @@ struct writer {
     return true;
   }
 
+  /// Writes v (not None, of a chain type) as a compact chain (2.1). The nodes are collected in
+  /// `held` in list order while Brent's cycle finding runs over them, so the end or the cycle is
+  /// found without an identity table and each link is read once; the hare passes the first
+  /// repeated node by at most the cycle's length, so `held` stays within about 2n entries.
+  bool chain(PyObject* v, const plan& p) {
+    if (!check_class(v, p)) return false;
+    PyObject* link = p.fields.back().first;
+    Py_INCREF(v);
+    held.push_back(v);
+    std::size_t tortoise = 0, power = 1, lam = 0;
+    bool cycle = false;
+    for (;;) {
+      PyObject* h = PyObject_GetAttr(held.back(), link);
+      if (!h) return false;
+      ++lam;
+      if (h == Py_None || h == held[tortoise]) {
+        cycle = h != Py_None;
+        Py_DECREF(h);
+        break;
+      }
+      if (!check_class(h, p) || held.size() >= 0x7FFFFFFFu) {
+        if (!PyErr_Occurred())
+          PyErr_SetString(PyExc_OverflowError, "oompi.wire: more than 2^31-1 objects");
+        Py_DECREF(h);
+        return false;
+      }
+      held.push_back(h);
+      if (power == lam) {
+        tortoise = held.size() - 1;
+        power <<= 1;
+        lam = 0;
+      }
+    }
+    // held[i] and held[i + lam] are one node exactly from the first node of the cycle on; the
+    // node after the last of held is held[tortoise].
+    std::size_t n = held.size(), close = 0;
+    if (cycle) {
+      std::size_t mu = 0;
+      while (mu < tortoise && held[mu] != held[mu + lam]) ++mu;
+      n = mu + lam;
+      close = mu + 1;
+    }
+    put(std::uint32_t{0x80000000u});
+    put(static_cast<std::uint32_t>(n));
+    put(static_cast<std::uint32_t>(close));
+    varint = true;
+    const std::size_t k = p.fields.size() - 1;
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < k; ++j) {  // leaves: item() writes them in place
+        PyObject* x = PyObject_GetAttr(held[i], p.fields[j].first);
+        if (!x || !item(x, *p.fields[j].second)) return false;
+      }
+    }
+    return true;
+  }
 };
 
 // --- reading ---------------------------------------------------------------------------------
@@ -479,6 +558,7 @@ struct reader {
   };
   std::vector<frame> stack;
   PyObject* root = nullptr;  // the value read (owned until returned)
+  bool varint = false;       // sizes as LEB128 varints (inside a compact chain)
 
   reader(const unsigned char* begin, const unsigned char* stop) : at(begin), end(stop) {}
   reader(const reader&) = delete;
@@ -506,9 +586,21 @@ struct reader {
   /// A size of elements taking at least `unit` bytes each: more than what is left is corrupt
   /// (checked before anything is allocated for them).
   bool size(std::uint64_t& n, std::uint64_t unit = 1) {
-    if (!get(n)) return false;
+    if (!(varint ? get_varint(n) : get(n))) return false;
     const auto left = static_cast<std::uint64_t>(end - at);
     return n <= (unit > 1 ? left / unit : left) || fail("size too large");
+  }
+
+  /// An unsigned LEB128 varint in its shortest form, at most 2^64 - 1 (so at most 10 bytes).
+  bool get_varint(std::uint64_t& v) {
+    v = 0;
+    for (unsigned shift = 0;; shift += 7) {
+      if (at == end) return fail("message ends early");
+      const unsigned char b = *at++;
+      if (shift == 63 && b > 1) return fail("a varint longer than 10 bytes or above 2^64 - 1");
+      v |= std::uint64_t{b & 0x7Fu} << shift;
+      if (b < 0x80) return b != 0 || shift == 0 || fail("a varint longer than its shortest form");
+    }
   }
 
   PyObject* number(num n) {
@@ -716,6 +808,64 @@ struct reader {
     return o;
   }
 
+  /// Consumes the marker of a compact chain (2.1) if the message starts with one.
+  bool compact_marker() {
+    std::uint32_t v;
+    if (end - at < 4) return false;
+    std::memcpy(&v, at, 4);
+    if (v != 0x80000000u) return false;
+    at += 4;
+    return true;
+  }
+
+  /// The rest of a compact chain of p's class: n nodes made and linked in one loop (no ids, no
+  /// frames); the last node links to None or to node `close`.
+  PyObject* chain(const plan& p) {
+    if (!p.chain) {
+      PyErr_Format(PyExc_ValueError, "oompi.wire: corrupt message: a compact chain (wire 1.1) "
+                   "arrived for %s, which is not a chain type", p.cls->tp_name);
+      return nullptr;
+    }
+    std::uint32_t n, close;
+    if (!get(n) || !get(close)) return nullptr;
+    if (n == 0) return fail("a compact chain of 0 nodes"), nullptr;
+    if (close > n) return fail("a compact chain closing on a node past its end"), nullptr;
+    if (n > static_cast<std::uint64_t>(end - at))
+      return fail("a compact chain of more nodes than bytes left"), nullptr;
+    varint = true;
+    PyObject* link = p.fields.back().first;
+    const std::size_t k = p.fields.size() - 1;
+    // root owns the chain; last and target are strong too, whatever a __setattr__ does.
+    struct owned {
+      PyObject* o = nullptr;
+      ~owned() { Py_XDECREF(o); }
+      void set(PyObject* x) { Py_XINCREF(x); Py_XDECREF(o); o = x; }
+    } last, target;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      PyObject* o = make(p);
+      if (!o) return nullptr;
+      if (last.o) {
+        const int rc = PyObject_SetAttr(last.o, link, o);
+        Py_DECREF(o);
+        if (rc < 0) return nullptr;
+      } else {
+        root = o;
+      }
+      last.set(o);
+      if (i + 1 == close) target.set(o);
+      for (std::size_t j = 0; j < k; ++j) {  // leaves: item() reads them in place
+        PyObject* x;
+        if (!item(*p.fields[j].second, x)) return nullptr;
+        const int rc = PyObject_SetAttr(o, p.fields[j].first, x);
+        Py_DECREF(x);
+        if (rc < 0) return nullptr;
+      }
+    }
+    if (PyObject_SetAttr(last.o, link, target.o ? target.o : Py_None) < 0) return nullptr;
+    PyObject* x = root;
+    root = nullptr;
+    return x;
+  }
 };
 
 /// dumps(obj, desc) -> bytes
@@ -733,7 +883,10 @@ inline PyObject* dumps(PyObject*, PyObject* const* args, Py_ssize_t n) {
     it = descs.emplace(args[1], std::move(d)).first;
   }
   writer w;
-  if (!w.value(args[0], *it->second)) return nullptr;
+  // A message's value that is a reference to a chain type goes as a compact chain (2.1).
+  const tdesc& d = *it->second;
+  const bool compact = d.k == kind::ref && d.p->chain && args[0] != Py_None;
+  if (!(compact ? w.chain(args[0], *d.p) : w.value(args[0], d))) return nullptr;
   return PyBytes_FromStringAndSize(w.out.data(), static_cast<Py_ssize_t>(w.out.size()));
 }
 
@@ -755,7 +908,8 @@ inline PyObject* loads(PyObject*, PyObject* const* args, Py_ssize_t n) {
   if (PyObject_GetBuffer(args[0], &b, PyBUF_C_CONTIGUOUS) < 0) return nullptr;
   reader r(static_cast<const unsigned char*>(b.buf),
            static_cast<const unsigned char*>(b.buf) + b.len);
-  PyObject* o = r.value(*it->second);
+  const tdesc& d = *it->second;
+  PyObject* o = d.k == kind::ref && r.compact_marker() ? r.chain(*d.p) : r.value(d);
   const bool left = o && r.at != r.end;
   PyBuffer_Release(&b);
   if (left) {

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Linq;
 
 namespace Oompi.Tests
@@ -56,6 +57,15 @@ namespace Oompi.Tests
                 }
                 ring[299].Next = ring[100];
                 world.OSend(ring[0], 0, 6);
+
+                // a compact chain from C++ (tag 7): 300 nodes, data [i, 2i], closing on node 7
+                var seen = new List<ChainNode>();
+                for (var p = world.ORecv<ChainNode>(0, 7); p != null && seen.Count <= 300; p = p.Next) seen.Add(p);
+                Check(seen.Count == 301, "compact chain: not 300 nodes and a cycle");
+                for (int i = 0; i < 300; i++)
+                    Check(seen[i].Data.Length == 2 && seen[i].Data[0] == i && seen[i].Data[1] == 2 * i,
+                          $"compact chain: data of node {i}");
+                Check(ReferenceEquals(seen[300], seen[7]), "compact chain: the last node does not link back to node 7");
             }
             catch (Exception e)
             {

@@ -55,6 +55,15 @@ def main(world):
     ring[-1].next = ring[100]
     world.osend(ring[0], 0, 6, type=oompi.Ref(ChainNode))
 
+    # a compact chain from C++ (tag 7): 300 nodes, data [i, 2i], closing on node 7
+    p, seen = world.orecv(0, 7, type=oompi.Ref(ChainNode)), []
+    while p is not None and len(seen) <= 300:
+        seen.append(p)
+        p = p.next
+    check(len(seen) == 301, "compact chain: not 300 nodes and a cycle")
+    check(all(list(seen[i].data) == [i, 2 * i] for i in range(300)), "compact chain: data")
+    check(seen[300] is seen[7], "compact chain: the last node does not link back to node 7")
+
 
 with oompi.Environment() as env:
     try:

@@ -7,8 +7,17 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 using golden::list_node;
+
+namespace {
+void check(bool ok, const char* what) {
+  if (ok) return;
+  std::fprintf(stderr, "graph_mirror: %s\n", what);
+  oompi::environment::abort(1);
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   oompi::environment env(argc, argv);
@@ -47,5 +56,16 @@ int main(int argc, char** argv) {
   ring.back()->next = ring[100];
   world.osend(ring[0], 0, 6);
   for (auto& n : ring) n->next.reset();
+
+  // 7: a compact chain of 300 nodes, data [i, 2i], closing on node 7
+  auto got = world.orecv<std::shared_ptr<golden::chain_node>>(0, 7);
+  std::vector<golden::chain_node*> nodes;
+  for (auto* p = got.get(); p && nodes.size() <= 300; p = p->next.get()) nodes.push_back(p);
+  check(nodes.size() == 301, "compact chain: not 300 nodes and a cycle");
+  for (int i = 0; i < 300; ++i)
+    check(nodes[i]->data == std::vector<std::int32_t>{i, 2 * i}, "compact chain: data");
+  check(nodes[300] == nodes[7], "compact chain: the last node does not link back to node 7");
+  nodes[299]->next.reset();
+  while (got) got = std::move(got->next);
   return 0;
 }

@@ -19,7 +19,10 @@
 //      other = the head (node 0), next = node i + 1 (null for the last);
 //   6. rank 1 osends, tag 6, a list of 300 chain_nodes { int32[] data; chain_node next }:
 //      node i has data [i, -i], and the last one's next is node 100 (a tail and a cycle);
-//   7. rank 0 checks 3, 4, 5 and 6 and prints "graph_peer: ok".
+//   7. rank 0 sends, tag 7, the bytes of a compact chain (wire 1.1, docs/wire-format.md 2.1:
+//      what the Java, C# and Python writers send; C++'s osend writes 1.0): 300 chain_nodes,
+//      node i with data [i, 2i], the last linking back to node 7; rank 1 orecvs and checks it;
+//   8. rank 0 checks 3, 4, 5 and 6 and prints "graph_peer: ok".
 // Any mismatch aborts the job (exit code nonzero on every rank).
 #include <oompi/oompi.hpp>
 #include "golden_types.hpp"
@@ -130,6 +133,19 @@ int main(int argc, char** argv) {
   check(nodes[300] == nodes[100], "ring: the last node does not link back to node 100");
   nodes[299]->next.reset();
   while (ring) ring = std::move(ring->next);
+
+  std::vector<std::shared_ptr<golden::chain_node>> out(300);
+  for (int i = 0; i < 300; ++i) {
+    out[i] = std::make_shared<golden::chain_node>();
+    out[i]->data = {i, 2 * i};
+    if (i > 0) out[i - 1]->next = out[i];
+  }
+  out[299]->next = out[7];
+  oompi::byte_buffer compact;
+  oompi::wire::save_compact(compact, out[0]);
+  const auto* raw = reinterpret_cast<const unsigned char*>(compact.data());
+  world.send(std::vector<unsigned char>(raw, raw + compact.size()), 1, 7);
+  for (auto& n : out) n->next.reset();
 
   std::printf("graph_peer: ok\n");
   return 0;

@@ -61,6 +61,17 @@ public final class GraphPeerJava {
     }
     ring[299].next = ring[100];
     world.osend(ring[0], 0, 6);
+
+    // a compact chain from C++ (tag 7): 300 nodes, data [i, 2i], the last linking back to node 7
+    ChainNode got = world.orecv(ChainNode.class, 0, 7);
+    ChainNode[] seen = new ChainNode[301];
+    int n = 0;
+    for (ChainNode p = got; p != null && n <= 300; p = p.next) seen[n++] = p;
+    check(n == 301, "compact chain: not 300 nodes and a cycle");
+    for (int i = 0; i < 300; i++)
+      check(seen[i].data.length == 2 && seen[i].data[0] == i && seen[i].data[1] == 2 * i,
+          "compact chain: data of node " + i);
+    check(seen[300] == seen[7], "compact chain: the last node does not link back to node 7");
   }
 
   public static void main(String[] args) {

@@ -153,50 +153,6 @@ public final class JavaBench {
     return quick ? Math.max(4, n / 20) : n;
   }
 
-  // Each system's loop is a method of its own, as in a program: the JIT compiles and inlines it
-  // as a unit (inside pingpong's big loop, on-stack replacement gave worse code for all of them).
-  static double nonblocking(Comm world, ByteBuffer d, int peer, int iters, boolean starter) {
-    double t0 = Environment.wtime();
-    for (int i = 0; i < iters; i++) {
-      if (starter) {
-        try (Request s = world.isend(d, peer, 0)) { s.waitFor(); }
-        try (Request q = world.irecv(d, peer, 0)) { q.waitFor(); }
-      } else {
-        try (Request q = world.irecv(d, peer, 0)) { q.waitFor(); }
-        try (Request s = world.isend(d, peer, 0)) { s.waitFor(); }
-      }
-    }
-    return Environment.wtime() - t0;
-  }
-
-  static double port(org.oompi.Port port, Object buf, int iters, boolean starter) {
-    double t0 = Environment.wtime();
-    for (int i = 0; i < iters; i++) {
-      if (starter) {
-        port.send(buf);
-        port.recv(buf);
-      } else {
-        port.recv(buf);
-        port.send(buf);
-      }
-    }
-    return Environment.wtime() - t0;
-  }
-
-  static double blocking(Comm world, Object buf, int peer, int iters, boolean starter) {
-    double t0 = Environment.wtime();
-    for (int i = 0; i < iters; i++) {
-      if (starter) {
-        world.send(buf, peer, 0);
-        world.recv(buf, peer, 0);
-      } else {
-        world.recv(buf, peer, 0);
-        world.send(buf, peer, 0);
-      }
-    }
-    return Environment.wtime() - t0;
-  }
-
   static void pingpong(Comm world, int rank, boolean quick, int rounds, int first, String[] args) {
     int[] sizes = {8, 1024, 65536, 1 << 20, 4 << 20};
     String[] systems = {"raw_c", "java_direct", "java_array", "java_port_direct", "java_port_array",
@@ -223,15 +179,52 @@ public final class JavaBench {
           } else if (sys.equals("raw_c_nonblocking")) {
             t = BenchSupport.rawNonblockingPingpong(d, peer, iters, starter);
           } else if (sys.equals("java_nonblocking")) {
-            t = nonblocking(world, d, peer, iters, starter);
+            double t0 = Environment.wtime();
+            for (int i = 0; i < iters; i++) {
+              if (starter) {
+                try (Request s = world.isend(d, peer, 0)) { s.waitFor(); }
+                try (Request q = world.irecv(d, peer, 0)) { q.waitFor(); }
+              } else {
+                try (Request q = world.irecv(d, peer, 0)) { q.waitFor(); }
+                try (Request s = world.isend(d, peer, 0)) { s.waitFor(); }
+              }
+            }
+            t = Environment.wtime() - t0;
           } else if (sys.startsWith("java_port")) {
+            Object buf = sys.startsWith("java_port_direct") ? d : a;
+            org.oompi.Port port = world.port(peer);
             // The receive guard's cost: the same receives as plain MPI_Recv (both ranks).
             boolean unguarded = sys.endsWith("_unguarded");
             if (unguarded) Environment.setReceiveGuard(false);
-            t = port(world.port(peer), sys.startsWith("java_port_direct") ? d : a, iters, starter);
+            double t0 = Environment.wtime();
+            if (starter) {
+              for (int i = 0; i < iters; i++) {
+                port.send(buf);
+                port.recv(buf);
+              }
+            } else {
+              for (int i = 0; i < iters; i++) {
+                port.recv(buf);
+                port.send(buf);
+              }
+            }
+            t = Environment.wtime() - t0;
             if (unguarded) Environment.setReceiveGuard(true);
           } else {
-            t = blocking(world, sys.equals("java_direct") ? d : a, peer, iters, starter);
+            Object buf = sys.equals("java_direct") ? d : a;
+            double t0 = Environment.wtime();
+            if (starter) {
+              for (int i = 0; i < iters; i++) {
+                world.send(buf, peer, 0);
+                world.recv(buf, peer, 0);
+              }
+            } else {
+              for (int i = 0; i < iters; i++) {
+                world.recv(buf, peer, 0);
+                world.send(buf, peer, 0);
+              }
+            }
+            t = Environment.wtime() - t0;
           }
           if (starter && r >= first) {
             double oneWay = t / iters / 2;

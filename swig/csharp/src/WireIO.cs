@@ -532,9 +532,11 @@ namespace Oompi
         [MethodImpl(MethodImplOptions.NoInlining)]
         private void BadSize(ulong n, long left) => throw Corrupt($"a size of {n} with only {left} bytes left", 8);
 
-        public string ReadString()
+        public string ReadString() => StringOf(ReadSize(1));
+
+        /// <summary>The n UTF-8 bytes at Pos as a string (n already checked against the bytes left).</summary>
+        private string StringOf(int n)
         {
-            int n = ReadSize(1);
             if (n == 0) return string.Empty;
             string s = Encoding.UTF8.GetString(buf, Pos, n);
             Pos += n;
@@ -542,9 +544,12 @@ namespace Oompi
         }
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        public T[] ReadPacked<T>() where T : unmanaged
+        public T[] ReadPacked<T>() where T : unmanaged => PackedOf<T>(ReadSize(Unsafe.SizeOf<T>()));
+
+        /// <summary>The n packed elements at Pos (n already checked against the bytes left).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private T[] PackedOf<T>(int n) where T : unmanaged
         {
-            int n = ReadSize(Unsafe.SizeOf<T>());
             if (n == 0) return Array.Empty<T>();
             var a = GC.AllocateUninitializedArray<T>(n);
             FillPacked<T>(a);
@@ -626,24 +631,10 @@ namespace Oompi
         [MethodImpl(MethodImplOptions.NoInlining)]
         private void BadVarSize(ulong n, int back) => throw Corrupt($"a size of {n} with only {end - Pos} bytes left", back);
 
-        public string ReadVarString()
-        {
-            int n = ReadVarSize(1);
-            if (n == 0) return string.Empty;
-            string s = Encoding.UTF8.GetString(buf, Pos, n);
-            Pos += n;
-            return s;
-        }
+        public string ReadVarString() => StringOf(ReadVarSize(1));
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        public T[] ReadVarPacked<T>() where T : unmanaged
-        {
-            int n = ReadVarSize(Unsafe.SizeOf<T>());
-            if (n == 0) return Array.Empty<T>();
-            var a = GC.AllocateUninitializedArray<T>(n);
-            FillPacked<T>(a);
-            return a;
-        }
+        public T[] ReadVarPacked<T>() where T : unmanaged => PackedOf<T>(ReadVarSize(Unsafe.SizeOf<T>()));
 
         /// <summary>
         /// A reference header: 0 (null), a back-reference (the object, checked to be a

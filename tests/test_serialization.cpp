@@ -749,6 +749,11 @@ TEST_CASE("compact chains round-trip in every shape, through shared and unique l
   static_assert(!compact_root<std::shared_ptr<golden::list_node>>::value);  // two references
   static_assert(!compact_root<std::shared_ptr<kinds::everything>>::value);
   static_assert(!compact_root<lnode>::value);
+  // roots that are references to values, not structs, still compile and travel as in 1.0
+  static_assert(!compact_root<std::shared_ptr<int>>::value);
+  static_assert(!compact_root<std::unique_ptr<std::string>>::value);
+  CHECK(*round_trip(std::make_shared<int>(5)) == 5);
+  CHECK(*round_trip(std::make_unique<std::string>("x")) == "x");
   const std::vector<std::pair<int, int>> shapes = {{1, -1}, {5, -1}, {1, 0}, {4, 0},
                                                   {7, 3},  {5, 4},  {2, 1}, {9, 1}};
   for (const auto& [n, back] : shapes) {

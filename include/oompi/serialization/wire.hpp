@@ -955,14 +955,18 @@ constexpr bool leading_leaves(std::index_sequence<I...>) {
 }
 
 /// Is T a chain type with links of kind K (the last field a K-owner of T, the others leaves)?
+/// `compact`: and it can travel as a compact chain (§2.1: at least one field besides the link).
 template <class T, link_kind K, class = void>
-struct chain_of : std::false_type {};
+struct chain_of : std::false_type {
+  static constexpr bool compact = false;
+};
 template <class T, link_kind K>
 struct chain_of<T, K, std::enable_if_t<oompi::detail::has_transportable_fields_v<T>>> {
   using F = oompi::detail::fields_of<T>;
   using L = field_type_t<T, F::count - 1>;
   static constexpr bool value = link_of<L>::kind == K && is_tail_link_v<L, T> &&
                                 leading_leaves<T>(std::make_index_sequence<F::count - 1>{});
+  static constexpr bool compact = value && F::count > 1;
 };
 template <class T>
 using linear_chain = chain_of<T, link_kind::shared>;
@@ -980,13 +984,12 @@ template <class T>
 struct compact_root : std::false_type {};
 template <class U>
 struct compact_root<std::shared_ptr<U>>
-    : std::bool_constant<linear_root<std::shared_ptr<U>>::value &&
-                         (oompi::detail::fields_of<U>::count > 1)> {};
+    : std::bool_constant<!std::is_const_v<U> && !std::is_volatile_v<U> &&
+                         chain_of<U, link_kind::shared>::compact> {};
 template <class U>
 struct compact_root<std::unique_ptr<U>>
     : std::bool_constant<!std::is_const_v<U> && !std::is_volatile_v<U> &&
-                         chain_of<U, link_kind::unique>::value &&
-                         (oompi::detail::fields_of<U>::count > 1)> {};
+                         chain_of<U, link_kind::unique>::compact> {};
 
 template <class T>
 auto& chain_link(T& obj) noexcept {

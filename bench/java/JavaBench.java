@@ -33,6 +33,10 @@ import org.oompi.UserFunction;
  */
 public final class JavaBench {
   static final List<String> out = new ArrayList<>();
+  /** Samples, formatted only at the end: formatting them between blocks made the JIT compile
+   *  String.format's code while the next blocks were timed (two ranks on two cores: a compiler
+   *  thread takes a rank's core). */
+  static final List<Object[]> samples = new ArrayList<>();
 
   static String opt(String[] args, String key, String dflt) {
     for (String a : args) if (a.startsWith("--" + key + "=")) return a.substring(key.length() + 3);
@@ -41,8 +45,12 @@ public final class JavaBench {
   }
 
   static void sample(String bench, String kase, String system, int round, String metric, double v) {
-    out.add(String.format("{\"type\":\"sample\",\"bench\":\"%s\",\"case\":\"%s\",\"system\":\"%s\","
-        + "\"round\":%d,\"metric\":\"%s\",\"value\":%.6g}", bench, kase, system, round, metric, v));
+    samples.add(new Object[] {bench, kase, system, round, metric, v});
+  }
+
+  static String format(Object[] s) {
+    return String.format("{\"type\":\"sample\",\"bench\":\"%s\",\"case\":\"%s\",\"system\":\"%s\","
+        + "\"round\":%d,\"metric\":\"%s\",\"value\":%.6g}", s);
   }
 
   /** A user op: sum of ints, over the addresses MPI passes. */
@@ -81,7 +89,10 @@ public final class JavaBench {
       world.barrier();
       if (rank == 0 && opt(args, "systems", null) == null) crossing(quick, rounds, first);
       world.barrier();
-      if (rank == 0) for (String s : out) System.out.println(s);
+      if (rank == 0) {
+        for (String s : out) System.out.println(s);
+        for (Object[] s : samples) System.out.println(format(s));
+      }
     } catch (RuntimeException e) {
       e.printStackTrace();
       Environment.abort(1);
@@ -163,75 +174,106 @@ public final class JavaBench {
     if (systemList != null) systems = systemList.split(",");
     ByteBuffer direct = Buffers.newByteBuffer(4 << 20);
     byte[] array = new byte[4 << 20];
+    int[] sz = sizes;
+    String[] sys = systems;
+    warmUp(world, quick, () -> pingpongRound(world, rank, sz, sys, direct, array, quick, first - 1, false));
+    for (int r = first; r < first + rounds; r++)
+      pingpongRound(world, rank, sz, sys, direct, array, quick, r, true);
+  }
+
+  /**
+   * Unrecorded rounds until the JIT is quiet: no rank compiled anything during the last one (at
+   * least 3, at most 60 rounds). One round was too few: C2 was still compiling (the bench's
+   * loops, then what they call) for seconds, a compiler thread on one of the two cores the
+   * ranks spin on, and the 8-byte figures measured that (java_nonblocking 1.6-2.0x raw C
+   * against 1.2-1.3x once quiet). The steady state is what JMH measures and what a long MPI
+   * run sees.
+   */
+  static void warmUp(Comm world, boolean quick, Runnable round) {
+    java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+    int[] busy = new int[1], anyBusy = new int[1];
+    for (int w = 0; w < (quick ? 1 : 60); w++) {
+      long before = jit.getTotalCompilationTime();
+      round.run();
+      busy[0] = jit.getTotalCompilationTime() != before ? 1 : 0;
+      world.allreduce(busy, anyBusy, Op.MAX);
+      if (w >= 2 && anyBusy[0] == 0) break;
+    }
+    // Then a full collection, as the C# bench does: the warm-up's garbage otherwise set off
+    // collections in the first measured rounds. What the measured blocks allocate still counts.
+    System.gc();
+    world.barrier();
+  }
+
+  static void pingpongRound(Comm world, int rank, int[] sizes, String[] systems, ByteBuffer direct,
+      byte[] array, boolean quick, int r, boolean record) {
     int peer = 1 - rank;
     boolean starter = rank == 0;
-    for (int r = first - 1; r < first + rounds; r++) {  // round first-1 = warm-up, not recorded
-      for (int bytes : sizes) {
-        ByteBuffer d = direct.duplicate().clear().limit(bytes);
-        byte[] a = bytes == array.length ? array : new byte[bytes];
-        int iters = itersFor(bytes, quick);
-        for (int k = 0; k < systems.length; k++) {
-          String sys = systems[Math.floorMod(k + r, systems.length)];
-          world.barrier();
-          double t;
-          if (sys.equals("raw_c")) {
-            t = BenchSupport.rawPingpong(d, peer, iters, starter);
-          } else if (sys.equals("raw_c_nonblocking")) {
-            t = BenchSupport.rawNonblockingPingpong(d, peer, iters, starter);
-          } else if (sys.equals("java_nonblocking")) {
-            double t0 = Environment.wtime();
+    for (int bytes : sizes) {
+      ByteBuffer d = direct.duplicate().clear().limit(bytes);
+      byte[] a = bytes == array.length ? array : new byte[bytes];
+      int iters = itersFor(bytes, quick);
+      for (int k = 0; k < systems.length; k++) {
+        String sys = systems[Math.floorMod(k + r, systems.length)];
+        world.barrier();
+        double t;
+        if (sys.equals("raw_c")) {
+          t = BenchSupport.rawPingpong(d, peer, iters, starter);
+        } else if (sys.equals("raw_c_nonblocking")) {
+          t = BenchSupport.rawNonblockingPingpong(d, peer, iters, starter);
+        } else if (sys.equals("java_nonblocking")) {
+          double t0 = Environment.wtime();
+          for (int i = 0; i < iters; i++) {
+            if (starter) {
+              try (Request s = world.isend(d, peer, 0)) { s.waitFor(); }
+              try (Request q = world.irecv(d, peer, 0)) { q.waitFor(); }
+            } else {
+              try (Request q = world.irecv(d, peer, 0)) { q.waitFor(); }
+              try (Request s = world.isend(d, peer, 0)) { s.waitFor(); }
+            }
+          }
+          t = Environment.wtime() - t0;
+        } else if (sys.startsWith("java_port")) {
+          Object buf = sys.startsWith("java_port_direct") ? d : a;
+          org.oompi.Port port = world.port(peer);
+          // The receive guard's cost: the same receives as plain MPI_Recv (both ranks).
+          boolean unguarded = sys.endsWith("_unguarded");
+          if (unguarded) Environment.setReceiveGuard(false);
+          double t0 = Environment.wtime();
+          if (starter) {
             for (int i = 0; i < iters; i++) {
-              if (starter) {
-                try (Request s = world.isend(d, peer, 0)) { s.waitFor(); }
-                try (Request q = world.irecv(d, peer, 0)) { q.waitFor(); }
-              } else {
-                try (Request q = world.irecv(d, peer, 0)) { q.waitFor(); }
-                try (Request s = world.isend(d, peer, 0)) { s.waitFor(); }
-              }
+              port.send(buf);
+              port.recv(buf);
             }
-            t = Environment.wtime() - t0;
-          } else if (sys.startsWith("java_port")) {
-            Object buf = sys.startsWith("java_port_direct") ? d : a;
-            org.oompi.Port port = world.port(peer);
-            // The receive guard's cost: the same receives as plain MPI_Recv (both ranks).
-            boolean unguarded = sys.endsWith("_unguarded");
-            if (unguarded) Environment.setReceiveGuard(false);
-            double t0 = Environment.wtime();
-            if (starter) {
-              for (int i = 0; i < iters; i++) {
-                port.send(buf);
-                port.recv(buf);
-              }
-            } else {
-              for (int i = 0; i < iters; i++) {
-                port.recv(buf);
-                port.send(buf);
-              }
-            }
-            t = Environment.wtime() - t0;
-            if (unguarded) Environment.setReceiveGuard(true);
           } else {
-            Object buf = sys.equals("java_direct") ? d : a;
-            double t0 = Environment.wtime();
-            if (starter) {
-              for (int i = 0; i < iters; i++) {
-                world.send(buf, peer, 0);
-                world.recv(buf, peer, 0);
-              }
-            } else {
-              for (int i = 0; i < iters; i++) {
-                world.recv(buf, peer, 0);
-                world.send(buf, peer, 0);
-              }
+            for (int i = 0; i < iters; i++) {
+              port.recv(buf);
+              port.send(buf);
             }
-            t = Environment.wtime() - t0;
           }
-          if (starter && r >= first) {
-            double oneWay = t / iters / 2;
-            sample("java_pingpong", Integer.toString(bytes), sys, r, "latency_us", oneWay * 1e6);
-            if (bytes >= 65536)
-              sample("java_pingpong", Integer.toString(bytes), sys, r, "bandwidth_MBps", bytes / oneWay / 1e6);
+          t = Environment.wtime() - t0;
+          if (unguarded) Environment.setReceiveGuard(true);
+        } else {
+          Object buf = sys.equals("java_direct") ? d : a;
+          double t0 = Environment.wtime();
+          if (starter) {
+            for (int i = 0; i < iters; i++) {
+              world.send(buf, peer, 0);
+              world.recv(buf, peer, 0);
+            }
+          } else {
+            for (int i = 0; i < iters; i++) {
+              world.recv(buf, peer, 0);
+              world.send(buf, peer, 0);
+            }
           }
+          t = Environment.wtime() - t0;
+        }
+        if (starter && record) {
+          double oneWay = t / iters / 2;
+          sample("java_pingpong", Integer.toString(bytes), sys, r, "latency_us", oneWay * 1e6);
+          if (bytes >= 65536)
+            sample("java_pingpong", Integer.toString(bytes), sys, r, "bandwidth_MBps", bytes / oneWay / 1e6);
         }
       }
     }

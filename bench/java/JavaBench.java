@@ -176,37 +176,63 @@ public final class JavaBench {
     byte[] array = new byte[4 << 20];
     int[] sz = sizes;
     String[] sys = systems;
-    warmUp(world, quick, () -> pingpongRound(world, rank, sz, sys, direct, array, quick, first - 1, false));
+    // The warm-up runs the same code, recording included (a branch first taken in the first
+    // measured round made C2 recompile the loop there); its samples are dropped.
+    int mark = samples.size();
+    warmUp(world, quick, () -> pingpongRound(world, rank, sz, sys, direct, array, quick, first - 1));
+    samples.subList(mark, samples.size()).clear();
     for (int r = first; r < first + rounds; r++)
-      pingpongRound(world, rank, sz, sys, direct, array, quick, r, true);
+      pingpongRound(world, rank, sz, sys, direct, array, quick, r);
   }
 
   /**
-   * Unrecorded rounds until the JIT is quiet: no rank compiled anything during the last one (at
+   * Unrecorded rounds until the JIT is quiet: no rank compiled anything during the last two (at
    * least 3, at most 60 rounds). One round was too few: C2 was still compiling (the bench's
    * loops, then what they call) for seconds, a compiler thread on one of the two cores the
    * ranks spin on, and the 8-byte figures measured that (java_nonblocking 1.6-2.0x raw C
-   * against 1.2-1.3x once quiet). The steady state is what JMH measures and what a long MPI
-   * run sees.
+   * against 1.2-1.3x once quiet). Then the heap as a running program has it: a full
+   * collection (the warm-up's garbage), then the young generation filled once, so that its
+   * pages have been touched: otherwise the measured rounds took the first-touch page faults
+   * as soon as their allocations passed the warm-up's high-water mark (java_nonblocking went
+   * from 1.2 to 1.6x raw C from about the 11th round on; -XX:+AlwaysPreTouch did the same as
+   * this). The steady state is what JMH measures and what a long MPI run sees; what the
+   * measured blocks allocate and collect still counts.
    */
   static void warmUp(Comm world, boolean quick, Runnable round) {
     java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
     int[] busy = new int[1], anyBusy = new int[1];
-    for (int w = 0; w < (quick ? 1 : 60); w++) {
+    for (int w = 0, quiet = 0; w < (quick ? 1 : 60); w++) {
       long before = jit.getTotalCompilationTime();
       round.run();
       busy[0] = jit.getTotalCompilationTime() != before ? 1 : 0;
       world.allreduce(busy, anyBusy, Op.MAX);
-      if (w >= 2 && anyBusy[0] == 0) break;
+      quiet = anyBusy[0] == 0 ? quiet + 1 : 0;
+      if (w >= 2 && quiet >= 2) break;
     }
-    // Then a full collection, as the C# bench does: the warm-up's garbage otherwise set off
-    // collections in the first measured rounds. What the measured blocks allocate still counts.
     System.gc();
+    if (!quick) touchYoungGeneration();
     world.barrier();
   }
 
+  static volatile Object sink;
+
+  /** Allocates until a collection runs (at most 8 GiB): every page of the young generation used. */
+  static void touchYoungGeneration() {
+    long before = collections();
+    for (int i = 0; i < 8192 && collections() == before; i++) sink = new byte[1 << 20];
+    sink = null;
+  }
+
+  static long collections() {
+    long n = 0;
+    for (java.lang.management.GarbageCollectorMXBean gc
+        : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans())
+      n += Math.max(gc.getCollectionCount(), 0);
+    return n;
+  }
+
   static void pingpongRound(Comm world, int rank, int[] sizes, String[] systems, ByteBuffer direct,
-      byte[] array, boolean quick, int r, boolean record) {
+      byte[] array, boolean quick, int r) {
     int peer = 1 - rank;
     boolean starter = rank == 0;
     for (int bytes : sizes) {
@@ -269,7 +295,7 @@ public final class JavaBench {
           }
           t = Environment.wtime() - t0;
         }
-        if (starter && record) {
+        if (starter) {
           double oneWay = t / iters / 2;
           sample("java_pingpong", Integer.toString(bytes), sys, r, "latency_us", oneWay * 1e6);
           if (bytes >= 65536)

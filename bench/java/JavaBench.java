@@ -186,7 +186,7 @@ public final class JavaBench {
   }
 
   /**
-   * Unrecorded rounds until the JIT is quiet: no rank compiled anything during the last two (at
+   * Warm-up rounds until the JIT is quiet: no rank compiled anything during the last two (at
    * least 3, at most 60 rounds). One round was too few: C2 was still compiling (the bench's
    * loops, then what they call) for seconds, a compiler thread on one of the two cores the
    * ranks spin on, and the 8-byte figures measured that (java_nonblocking 1.6-2.0x raw C

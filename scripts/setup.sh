@@ -23,7 +23,8 @@ packages=(
   clang-14 libclang-rt-14-dev                      # libFuzzer target (OOMPI_BUILD_FUZZ), eBPF of multihost.sh
   nftables                                         # multihost.sh --netem: 1 % loss where netem is missing
   doxygen python3-sphinx                           # the API reference (--target docs, docs.build)
-  maven                                            # packaging.maven: a Maven build against the installed repo
+  maven libmaven-compiler-plugin-java             # packaging.maven: an offline Maven build against
+  libmaven-resources-plugin-java libexec-maven-plugin-java  # the installed repository
 )
 if [ "${1:-}" = --core ]; then
   packages=(g++ openmpi-bin libopenmpi-dev libcereal-dev)

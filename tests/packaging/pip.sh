@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# packaging.pip: `pip install` of the source tree (pyproject.toml, swig/python/oompi_pep517.py)
-# into a fresh virtual environment, offline (--no-index), then a job of consumer.py run by the
-# venv's interpreter, which must import oompi from the venv; `pip uninstall` removes it again.
+# packaging.pip: `pip wheel .` of the source tree (pyproject.toml, swig/python/oompi_pep517.py)
+# makes a wheel, which `pip install` puts into a fresh virtual environment, offline (--no-index)
+# (what `pip install .` does in one step); then a job of consumer.py run by the venv's
+# interpreter, which must import oompi from the venv; `pip uninstall` removes it again.
 # The venv sees the system's site-packages: oompi needs NumPy at run time, and here NumPy comes
 # only from Debian (python3-numpy), PyPI being out of reach. To keep the test short the wheel is
 # made from this build directory (-C build-dir: its Python module, built already, is reused);
@@ -16,8 +17,12 @@ mkdir -p "$scratch"
   || { echo "no venv: install python3-venv (scripts/setup.sh)"; exit 1; }
 venv_python=$scratch/venv/bin/python
 export PYTHONDONTWRITEBYTECODE=1 PIP_DISABLE_PIP_VERSION_CHECK=1
-"$venv_python" -m pip install --no-index --no-cache-dir --no-build-isolation \
-  --config-settings build-dir="$build" "$src"
+"$venv_python" -m pip wheel --no-deps --no-index --no-cache-dir --no-build-isolation \
+  --config-settings build-dir="$build" --wheel-dir "$scratch/wheels" "$src"
+wheels=("$scratch"/wheels/oompi-*.whl)
+[[ ${#wheels[@]} == 1 && -f ${wheels[0]} ]] || { ls -l "$scratch/wheels"; echo "not one oompi wheel"; exit 1; }
+"$venv_python" -m zipfile -l "${wheels[0]}"
+"$venv_python" -m pip install --no-index --no-cache-dir "${wheels[0]}"
 cp "$src/tests/packaging/consumer.py" "$scratch/"
 cd "$scratch"
 "$@" "$venv_python" consumer.py "$scratch/venv"

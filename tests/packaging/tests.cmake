@@ -30,3 +30,34 @@ if(TARGET oompi_python)
   set_tests_properties(${OOMPI_TEST_PREFIX}packaging.pip.np2 PROPERTIES TIMEOUT 300
     PROCESSORS 2 LABELS "packaging;python;mpi;np2" ENVIRONMENT "${OOMPI_LAUNCHER_ENV}")
 endif()
+
+# packaging.jar.np2 (tests/packaging/jar.sh): oompi.jar alone in an empty directory runs a
+# 2-rank job on the native library inside it; a jar with an altered checksum is refused.
+# packaging.maven.np2 (tests/packaging/maven.sh): a Maven project resolves org.oompi:oompi from
+# the installed share/maven-repo offline and runs on 2 ranks (skipped, 77, without Maven).
+if(TARGET oompi_jar)
+  set(_java_env ${OOMPI_LAUNCHER_ENV} JAVA=${Java_JAVA_EXECUTABLE} JAVAC=${Java_JAVAC_EXECUTABLE}
+      JAR=${Java_JAR_EXECUTABLE})
+  add_test(NAME ${OOMPI_TEST_PREFIX}packaging.jar.np2
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/jar.sh ${OOMPI_JAVA_DIR}/oompi.jar ${CMAKE_CURRENT_LIST_DIR}
+            ${CMAKE_BINARY_DIR}/tests/packaging-jar
+            ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${OOMPI_MPIEXEC_FLAGS_INTERNAL})
+  add_test(NAME ${OOMPI_TEST_PREFIX}packaging.maven.np2
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/maven.sh ${CMAKE_BINARY_DIR} ${CMAKE_CURRENT_LIST_DIR}
+            ${CMAKE_BINARY_DIR}/tests/packaging-maven
+            ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${OOMPI_MPIEXEC_FLAGS_INTERNAL})
+  set_tests_properties(${OOMPI_TEST_PREFIX}packaging.jar.np2 ${OOMPI_TEST_PREFIX}packaging.maven.np2
+    PROPERTIES TIMEOUT 300 PROCESSORS 2 LABELS "packaging;java;mpi;np2" SKIP_RETURN_CODE 77
+    ENVIRONMENT "${_java_env}")
+endif()
+
+# packaging.nuget.np2 (tests/packaging/nuget.sh): `dotnet new console`, a NuGet.config naming
+# only the folder of this build's .nupkg, `dotnet add package Oompi`, build, a 2-rank job.
+if(TARGET oompi_csharp_nupkg)
+  add_test(NAME ${OOMPI_TEST_PREFIX}packaging.nuget.np2
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/nuget.sh ${OOMPI_NUPKG_DIR} ${CMAKE_CURRENT_LIST_DIR}
+            ${CMAKE_BINARY_DIR}/tests/packaging-nuget
+            ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${OOMPI_MPIEXEC_FLAGS_INTERNAL})
+  set_tests_properties(${OOMPI_TEST_PREFIX}packaging.nuget.np2 PROPERTIES TIMEOUT 300
+    PROCESSORS 2 LABELS "packaging;csharp;mpi;np2" ENVIRONMENT "${OOMPI_LAUNCHER_ENV};DOTNET=${OOMPI_DOTNET}")
+endif()

@@ -6,15 +6,21 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Finds and loads liboompi_java.so, in this order: the system property {@code oompi.library}
  * (a full path); the file beside oompi.jar (the build tree); the installed library, at the path
  * relative to the jar that {@code cmake --install} lays out (recorded in the jar at build time:
- * share/java/oompi.jar, lib/jni/liboompi_java.so); the copy inside the jar (extracted to a
- * temporary file); {@code java.library.path}. So {@code java -cp oompi.jar:. App} needs nothing
- * else.
+ * share/java/oompi.jar, lib/jni/liboompi_java.so; a jar reached through a symbolic link, such as
+ * the Maven repository's, counts from its target); the copy inside the jar; {@code
+ * java.library.path}. So {@code java -cp oompi.jar:. App} needs nothing else, and an installed
+ * library still wins over the jar's copy.
+ *
+ * <p>The jar's copy (org/oompi/native/linux-x86_64/liboompi_java.so) is extracted into a new
+ * directory that only this user can enter (under {@code -Doompi.tmpdir}, default {@code
+ * java.io.tmpdir}), checked against the size and SHA-256 recorded beside it at build time, loaded,
+ * and deleted at once: the mapping stays, so nothing is left behind even when the rank is
+ * killed (as mpirun kills the other ranks when one fails).
  */
 final class NativeLoader {
   static final String LIBRARY = "oompi_java";
@@ -63,6 +69,11 @@ final class NativeLoader {
       var source = NativeLoader.class.getProtectionDomain().getCodeSource();
       if (source == null) return null;
       File location = new File(source.getLocation().toURI());
+      try {
+        location = location.toPath().toRealPath().toFile();  // a link's target, e.g. Maven's
+      } catch (java.io.IOException e) {
+        // as given
+      }
       return location.isDirectory() ? location : location.getParentFile();
     } catch (URISyntaxException | SecurityException | IllegalArgumentException e) {
       return null;
@@ -95,20 +106,62 @@ final class NativeLoader {
     }
   }
 
+  /**
+   * The jar's copy, if it has one for this platform: extracted, verified, loaded, deleted.
+   * False when the jar has none; an UnsatisfiedLinkError saying why when it has one that cannot
+   * be used (and none on java.library.path either).
+   */
   private static boolean loadFromJar() {
     String name = System.mapLibraryName(LIBRARY);
     String resource = "/org/oompi/native/" + platform() + "/" + name;
-    try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
-      if (in == null) return false;
-      Path dir = Files.createTempDirectory("oompi");
-      dir.toFile().deleteOnExit();  // registered first: deleted last, once it is empty
-      Path lib = dir.resolve(name);
-      Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
-      lib.toFile().deleteOnExit();
-      System.load(lib.toAbsolutePath().toString());
-      return true;
+    String expected;
+    try (InputStream sum = NativeLoader.class.getResourceAsStream(resource + ".sha256")) {
+      if (sum == null) return false;
+      expected = new String(sum.readAllBytes(), StandardCharsets.UTF_8).trim();
     } catch (java.io.IOException e) {
       return false;
+    }
+    Path dir = null, lib = null;
+    try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
+      if (in == null) throw new java.io.IOException("oompi.jar has no " + resource);
+      String parent = System.getProperty("oompi.tmpdir", System.getProperty("java.io.tmpdir"));
+      dir = Files.createTempDirectory(Path.of(parent), "oompi-native");  // rwx------
+      lib = dir.resolve(name);
+      var digest = java.security.MessageDigest.getInstance("SHA-256");
+      long size;
+      try (var out = Files.newOutputStream(lib)) {
+        size = new java.security.DigestInputStream(in, digest).transferTo(out);
+      }
+      String actual = java.util.HexFormat.of().formatHex(digest.digest()) + " " + size;
+      if (!actual.equals(expected)) {
+        throw new java.io.IOException("the extracted copy has SHA-256 and size " + actual
+            + ", the jar recorded " + expected + " (a damaged or altered oompi.jar?)");
+      }
+      System.load(lib.toAbsolutePath().toString());
+      return true;
+    } catch (java.io.IOException | java.security.GeneralSecurityException
+             | UnsatisfiedLinkError e) {
+      try {
+        System.loadLibrary(LIBRARY);
+        return true;
+      } catch (UnsatisfiedLinkError alsoMissing) {
+        var error = new UnsatisfiedLinkError("oompi: cannot load " + name + " from oompi.jar ("
+            + resource + " extracted to " + (lib != null ? lib : dir) + "): " + e
+            + "; nor from java.library.path: " + alsoMissing.getMessage()
+            + ". Set -Doompi.tmpdir to a directory that allows executables, or -Doompi.library"
+            + " to the library's path.");
+        error.initCause(e);
+        throw error;
+      }
+    } finally {
+      // Once loaded, the mapping outlives the file: delete it now, not at exit.
+      try {
+        if (lib != null) Files.deleteIfExists(lib);
+        if (dir != null) Files.deleteIfExists(dir);
+      } catch (java.io.IOException e) {
+        if (lib != null) lib.toFile().deleteOnExit();
+        if (dir != null) dir.toFile().deleteOnExit();
+      }
     }
   }
 

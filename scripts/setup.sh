@@ -5,6 +5,7 @@
 #   scripts/setup.sh --core   only what the C++ core needs (compiler, Open MPI, cereal):
 #                             enough for scripts/demo.sh (on a fresh Debian 12: 110 packages,
 #                             114 MB to download, against 375 packages, 482 MB for everything)
+#   scripts/setup.sh --slurm  Slurm and munge only (scripts/slurm.sh, scripts/test-slurm.sh)
 set -euo pipefail
 
 packages=(
@@ -28,6 +29,8 @@ packages=(
 )
 if [ "${1:-}" = --core ]; then
   packages=(g++ openmpi-bin libopenmpi-dev libcereal-dev)
+elif [ "${1:-}" = --slurm ]; then
+  packages=(slurm-wlm munge)
 fi
 
 missing=()

@@ -65,7 +65,10 @@ cleanup() {
   for ns in "$ns1" "$ns2"; do
     pids=$(ip netns pids "$ns" 2>/dev/null) && [[ -n $pids ]] && kill -TERM $pids 2>/dev/null
   done
-  sleep 1
+  for _ in $(seq 50); do  # the daemons stop on SIGTERM, given a moment
+    [[ -z $(ip netns pids "$ns1" 2>/dev/null)$(ip netns pids "$ns2" 2>/dev/null) ]] && break
+    sleep 0.1
+  done
   for ns in "$ns1" "$ns2"; do
     pids=$(ip netns pids "$ns" 2>/dev/null) && [[ -n $pids ]] && kill -KILL $pids 2>/dev/null
     ip netns del "$ns" 2>/dev/null
@@ -164,6 +167,7 @@ export SLURM_CONF=$work/slurm.conf
 "$work/node.sh" 1 slurmctld -D -i -f "$work/slurm.conf" >"$work/slurmctld.out" 2>&1 &
 "$work/node.sh" 1 slurmd -D -N "$NODE1" -f "$work/slurm.conf" >"$work/slurmd1.out" 2>&1 &
 "$work/node.sh" 2 slurmd -D -N "$NODE2" -f "$work/slurm.conf" >"$work/slurmd2.out" 2>&1 &
+disown -a  # stopped by cleanup, with no "Killed" from bash
 for _ in $(seq 60); do
   idle=$("$work/login.sh" sinfo -h -N -o '%N %t' 2>/dev/null | grep -c ' idle$')
   [[ $idle == 2 ]] && break

@@ -15,7 +15,6 @@ cp "$jar" "$src/Consumer.java" "$scratch/app/"
 unset CLASSPATH LD_LIBRARY_PATH
 cd "$scratch/app"
 "$JAVAC" -cp oompi.jar Consumer.java
-ls
 # oompi.tmpdir: the extraction directory, watched here to be left empty.
 "$@" "$JAVA" -Doompi.tmpdir="$scratch/tmp" -cp oompi.jar:. Consumer jar
 left=$(ls -A "$scratch/tmp")

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# One slurm.<lang>.<what> test, on the cluster of scripts/slurm.sh ($OOMPI_SLURM runs a command
+# on its login node; scripts/test-slurm.sh sets it up). Exit 77 (skipped) without it.
+#   run.sh job  <job script> <build-dir> <scratch-dir>
+#       sbatch --wait of the job script (it runs the program with mpirun, then with srun, 4 ranks
+#       over 2 nodes): the job must end COMPLETED with exit code 0, every rank of both launches
+#       print "ok", and the ranks lie 2 on each node.
+#   run.sh fail <job script> <build-dir> <scratch-dir> -- <program command...>
+#       the same job with the argument "fail" (the last rank exits with 3 while the others wait
+#       in a barrier): the job must end FAILED with a non-zero exit code, not hang; then
+#       `srun --mpi=pmix -N 2 -n 4 <program> fail` straight from the login node must also end
+#       non-zero.
+set -euo pipefail
+what=$1 job=$2 build=$3 scratch=$4
+shift 4
+[[ -n ${OOMPI_SLURM:-} ]] ||
+  { echo "SKIPPED: no Slurm cluster here: run these tests with scripts/test-slurm.sh"; exit 77; }
+rm -rf "$scratch"
+mkdir -p "$scratch"
+out=$scratch/job.out
+args=()
+[[ $what == fail ]] && args=(fail)
+start=$SECONDS
+set +e
+id=$("$OOMPI_SLURM" sbatch --parsable --wait --output="$out" --export=ALL,OOMPI_BUILD="$build" \
+     "$job" "${args[@]}")
+rc=$?
+set -e
+id=${id%%;*}
+state=$("$OOMPI_SLURM" scontrol show job "$id" | grep -o 'JobState=[A-Z_]* \|ExitCode=[0-9:]*' | tr -d ' ' |
+        tr '\n' ' ')
+echo "== job $id: sbatch exit $rc, $state($((SECONDS - start)) s); its output:"
+cat "$out"
+echo "=="
+if [[ $what == job ]]; then
+  [[ $rc == 0 && $state == "JobState=COMPLETED ExitCode=0:0 " ]] ||
+    { echo "FAILED: the job did not complete"; exit 1; }
+  oks=$(grep -c '^rank [0-3]: ok$' "$out" || true)
+  [[ $oks == 8 ]] || { echo "FAILED: $oks ranks said ok, not 8 (4 by mpirun, 4 by srun)"; exit 1; }
+  placement=$(grep -o ' of 4 on .*' "$out" | sort | uniq -c | awk '{print $1, $NF}' | tr '\n' ' ')
+  [[ $placement == "4 oompi-node1 4 oompi-node2 " ]] ||
+    { echo "FAILED: ranks per node over both launches: $placement(want 4 on each)"; exit 1; }
+  echo "slurm: ok, ranks per node over both launches: $placement"
+else
+  [[ $rc != 0 && $state == "JobState=FAILED "* && $state != *"ExitCode=0:0 "* ]] ||
+    { echo "FAILED: a job with a failing rank must end FAILED, non-zero"; exit 1; }
+  grep -q 'failing on purpose' "$out" || { echo "FAILED: the failing rank did not run"; exit 1; }
+  [[ ${1:-} == -- ]] && shift
+  echo "== srun --mpi=pmix -N 2 -n 4 $* fail"
+  start=$SECONDS
+  set +e
+  (cd "$build" && OOMPI_BUILD=$build PYTHONPATH=$build/python \
+     "$OOMPI_SLURM" srun --mpi=pmix -N 2 -n 4 --time=2 "$@" fail)
+  rc=$?
+  set -e
+  echo "== srun exit $rc ($((SECONDS - start)) s)"
+  [[ $rc != 0 ]] || { echo "FAILED: srun of a failing rank ended 0"; exit 1; }
+  echo "slurm: ok, both failing jobs ended non-zero"
+fi

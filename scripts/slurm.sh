@@ -155,8 +155,6 @@ SchedulerType=sched/backfill
 MpiDefault=none
 SlurmdParameters=config_overrides
 ReturnToService=2
-# A task that fails ends its job step: no rank is left waiting for it.
-KillOnBadExit=1
 KillWait=5
 MinJobAge=600
 NodeName=$NODE1 NodeAddr=$ADDR1 CPUs=2 RealMemory=1024 State=UNKNOWN
@@ -179,7 +177,7 @@ if [[ ${idle:-0} != 2 ]]; then
   tail -n 20 "$work"/slurm*.log "$work"/*.out >&2
   exit 1
 fi
-echo "slurm: cluster up: $("$work/login.sh" sinfo -h -N -o '%N(%t,%c cpus)' | tr '\n' ' ')" \
+echo "slurm: cluster up in ${SECONDS} s: $("$work/login.sh" sinfo -h -N -o '%N(%t,%c cpus)' | tr '\n' ' ')" \
      "(Slurm $(sinfo -V | awk '{print $2}'), logs $work)"
 export OOMPI_SLURM=$work/login.sh OOMPI_SLURM_DIR=$work
 timeout -k 10 "$limit" "$@"

@@ -8,7 +8,8 @@
 #   run.sh fail <job script> <build-dir> <scratch-dir> -- <program command...>
 #       the same job with the argument "fail" (the last rank exits with 3 while the others wait
 #       in a barrier): the job must end FAILED with a non-zero exit code, not hang; then
-#       `srun --mpi=pmix -N 2 -n 4 <program> fail` straight from the login node must also end
+#       `srun --mpi=pmix --kill-on-bad-exit=1 -N 2 -n 4 <program> fail` straight from the login
+#       node must also end
 #       non-zero.
 set -euo pipefail
 what=$1 job=$2 build=$3 scratch=$4
@@ -46,11 +47,11 @@ else
     { echo "FAILED: a job with a failing rank must end FAILED, non-zero"; exit 1; }
   grep -q 'failing on purpose' "$out" || { echo "FAILED: the failing rank did not run"; exit 1; }
   [[ ${1:-} == -- ]] && shift
-  echo "== srun --mpi=pmix -N 2 -n 4 $* fail"
+  echo "== srun --mpi=pmix --kill-on-bad-exit=1 -N 2 -n 4 $* fail"
   start=$SECONDS
   set +e
   (cd "$build" && OOMPI_BUILD=$build PYTHONPATH=$build/python \
-     "$OOMPI_SLURM" srun --mpi=pmix -N 2 -n 4 --time=2 "$@" fail)
+     "$OOMPI_SLURM" srun --mpi=pmix --kill-on-bad-exit=1 -N 2 -n 4 --time=2 "$@" fail)
   rc=$?
   set -e
   echo "== srun exit $rc ($((SECONDS - start)) s)"

@@ -2,7 +2,8 @@
 # packaging.jar: oompi.jar alone, copied into an empty directory (no liboompi_java.so beside it,
 # none installed, no java.library.path): Consumer.java compiled against it and run on 2 ranks
 # must load the native library from inside the jar (extracted, verified, deleted once loaded),
-# and leave no extracted file behind. Then the bad input: the same jar with its recorded
+# and leave no extracted file behind; with a liboompi_java.so beside the jar, that one is loaded
+# instead. Then the bad input: the same jar with its recorded
 # checksum altered must fail with NativeLoader's message, not load a library it cannot vouch for.
 # Usage: jar.sh <oompi.jar> <source-dir of Consumer.java> <scratch-dir> <launcher and its flags...>
 # Environment: JAVA JAVAC JAR (the JDK's tools).
@@ -19,6 +20,11 @@ cd "$scratch/app"
 "$@" "$JAVA" -Doompi.tmpdir="$scratch/tmp" -cp oompi.jar:. Consumer jar
 left=$(ls -A "$scratch/tmp")
 [[ -z $left ]] || { echo "extracted files left behind: $left"; exit 1; }
+
+echo "== the jar with a liboompi_java.so beside it: that one wins over the jar's copy"
+mkdir -p "$scratch/beside"
+cp oompi.jar Consumer.class "$(dirname "$jar")/liboompi_java.so" "$scratch/beside/"
+(cd "$scratch/beside" && "$@" "$JAVA" -Doompi.tmpdir="$scratch/tmp" -cp oompi.jar:. Consumer .)
 
 echo "== a jar whose checksum does not match its library"
 entry=$("$JAR" tf oompi.jar | grep '/liboompi_java\.so\.sha256$')

@@ -19,4 +19,10 @@ else
     -DOOMPI_BUILD_EXAMPLES=OFF -DOOMPI_BUILD_BENCH=OFF
 fi
 cmake --build "$build" -j "$(nproc)" --target oompi_slurm_jobs
-exec bash scripts/slurm.sh run -- ctest --test-dir "$build" -L slurm --output-on-failure
+rc=0
+bash scripts/slurm.sh run -- ctest --test-dir "$build" -L slurm --output-on-failure || rc=$?
+if [[ $rc == 77 ]]; then  # scripts/slurm.sh said why: not root, no namespaces, no Slurm
+  echo "test-slurm: SKIPPED: this machine cannot host the cluster (the reason is above)"
+  exit 0
+fi
+exit "$rc"

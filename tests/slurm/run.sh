@@ -2,7 +2,7 @@
 # One slurm.<lang>.<what> test, on the cluster of scripts/slurm.sh ($OOMPI_SLURM runs a command
 # on its login node; scripts/test-slurm.sh sets it up). Exit 77 (skipped) without it.
 #   run.sh job  <job script> <build-dir> <scratch-dir>
-#       sbatch --wait of the job script (it runs the program with mpirun, then with srun, 4 ranks
+#       sbatch of the job script (it runs the program with mpirun, then with srun, 4 ranks
 #       over 2 nodes): the job must end COMPLETED with exit code 0, every rank of both launches
 #       print "ok", and the ranks lie 2 on each node.
 #   run.sh fail <job script> <build-dir> <scratch-dir> -- <program command...>
@@ -22,15 +22,22 @@ out=$scratch/job.out
 args=()
 [[ $what == fail ]] && args=(fail)
 start=$SECONDS
-set +e
-id=$("$OOMPI_SLURM" sbatch --parsable --wait --output="$out" --export=ALL,OOMPI_BUILD="$build" \
+id=$("$OOMPI_SLURM" sbatch --parsable --output="$out" --export=ALL,OOMPI_BUILD="$build" \
      "$job" "${args[@]}")
-rc=$?
-set -e
 id=${id%%;*}
-state=$("$OOMPI_SLURM" scontrol show job "$id" | grep -o 'JobState=[A-Z_]* \|ExitCode=[0-9:]*' | tr -d ' ' |
-        tr '\n' ' ')
-echo "== job $id: sbatch exit $rc, $state($((SECONDS - start)) s); its output:"
+# Its state polled every second (sbatch --wait polls ever more rarely, up to 30 s late); a job
+# that never ends is this test's timeout.
+while :; do
+  state=$("$OOMPI_SLURM" scontrol show job "$id" | grep -o 'JobState=[A-Z_]* \|ExitCode=[0-9:]*' |
+          tr -d ' ' | tr '\n' ' ')
+  case $state in
+    JobState=PENDING*|JobState=CONFIGURING*|JobState=RUNNING*|JobState=COMPLETING*) sleep 1 ;;
+    *) break ;;
+  esac
+done
+rc=0
+[[ $state == *"ExitCode=0:0 " ]] || rc=1
+echo "== job $id: $state($((SECONDS - start)) s); its output:"
 cat "$out"
 echo "=="
 if [[ $what == job ]]; then

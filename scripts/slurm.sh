@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A real Slurm cluster on one machine, for oompi's jobs: slurmctld and two slurmd nodes, each
 # node a network namespace of its own (as scripts/multihost.sh makes hosts) with its own
-# hostname and /etc/hosts, joined by a veth pair; munge authenticates. Debian's slurm-wlm and
+# hostname, /etc/hosts and /tmp, joined by a veth pair; munge authenticates. Debian's slurm-wlm and
 # munge (scripts/setup.sh --slurm installs them). Needs root.
 #
 #   scripts/slurm.sh run [--timeout S] -- <command...>
@@ -87,7 +87,8 @@ head -c 1024 /dev/urandom >"$work/munge/munge.key" && chmod 400 "$work/munge/mun
 munged --force --socket="$work/munge/socket" --key-file="$work/munge/munge.key" \
   --pid-file="$work/munge/munged.pid" --log-file="$work/munge/munged.log" \
   --seed-file="$work/munge/munged.seed" 2>"$work/munge/err" ||
-  skip "munged does not start: $(cat "$work/munge/err" "$work/munge/munged.log" 2>/dev/null | tr '\n' ' ')"
+  skip "munged does not start: $(cat "$work/munge/err" "$work/munge/munged.log" 2>/dev/null |
+                                 tr '\n' ' ')"
 munged_pid=$(cat "$work/munge/munged.pid")
 cp "$work/munge/munged.pid" "/var/tmp/$tag.munged.pid"
 

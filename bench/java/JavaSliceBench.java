@@ -7,6 +7,7 @@ import org.oompi.Buffers;
 import org.oompi.Comm;
 import org.oompi.Environment;
 import org.oompi.Request;
+import org.oompi.ThreadLevel;
 
 /**
  * java_slices (issue 29): ping-pong of a 4 KiB, 64 KiB and 4 MiB slice in the middle of a
@@ -18,7 +19,9 @@ import org.oompi.Request;
  *
  * Options: --rounds=N --first-round=R --quick --sizes=4096,65536 --systems=raw_c,java_slice
  * --slice-divisor=D (the slice systems run 1/D of the iterations: the binding before issue 29
- * copied the whole 64 MiB array at every call, tens of ms each).
+ * copied the whole 64 MiB array at every call, tens of ms each) --level=FUNNELED (MPI's thread
+ * level, MULTIPLE by default as new Environment(); on JDK 17 a send pins a large range only
+ * below MULTIPLE, and copies it otherwise).
  */
 public final class JavaSliceBench {
   static final int ARRAY = 64 << 20;
@@ -40,7 +43,9 @@ public final class JavaSliceBench {
     String s = opt(args, "sizes", null), y = opt(args, "systems", null);
     if (s != null) sizes = Arrays.stream(s.split(",")).mapToInt(Integer::parseInt).toArray();
     if (y != null) systems = y.split(",");
-    try (Environment env = new Environment()) {
+    // MPI's thread level: on JDK 17 large ranges of sends are pinned below MULTIPLE only
+    ThreadLevel level = ThreadLevel.valueOf(opt(args, "level", "MULTIPLE"));
+    try (Environment env = new Environment(level)) {
       Comm world = Comm.world();
       int rank = world.getRank();
       if (rank == 0) meta();

@@ -93,12 +93,17 @@ inline thread_local copy_slots t_copies;
 // on paths that make no upcall into Java (JNI forbids calls inside a critical region), and from
 // pin_min bytes on, where the copies cost more than the pin.
 //
-// Elsewhere (JDK 17) a pin locks the GC, which only a thread making MPI calls at the same time
-// as the pinned one can turn into a deadlock: so below MPI_THREAD_MULTIPLE large ranges are
-// pinned there too (issue 29: a 4 MiB copy in and out cost 1.3-2.3x the transfer), and a pinned
-// blocking receive first waits for its message unpinned (MPI_Mprobe), so that other threads of
-// the JVM stall for at most the transfer. Port.arrayPinning says which (0 copy, 1 pin, 2 pin
-// below MPI_THREAD_MULTIPLE).
+//
+// Elsewhere (JDK 17) a pin locks the GC (issue 29 measured what a copy costs instead: a 4 MiB
+// copy in and out, 1.3-2.3x the transfer):
+// - A receive whose message is matched (a blocking receive waits for it unpinned, MPI_Mprobe;
+//   Message.recv; orecv) is pinned for the transfer only, at any thread level: the message has
+//   been sent, and the pinned thread, inside MPI, progresses every operation of its process,
+//   so completing it needs no Java thread to run (none that the GC lock could stop).
+// - A send is pinned below MPI_THREAD_MULTIPLE only: a pinned send waits for its receiver to
+//   post the receive, and with MULTIPLE another thread of this JVM (stopped by the GC lock)
+//   may be what that receiver waits for (test java.threads deadlocked that way).
+// Port.arrayPinning says which (0 copy always, 1 pin, 2 the rules above).
 inline std::atomic<int> g_pin_arrays{-1};  // -1: not asked yet
 /// Ranges of at least this many bytes are pinned where pinning is allowed; smaller ones are
 /// copied (as cheap, and no GC lock). OOMPI_JAVA_PIN_MIN (bytes) overrides it, for benches.
@@ -137,9 +142,13 @@ inline bool arrays_can_pin(JNIEnv* env) noexcept {
   }
 }
 
-/// Whether a range of `bytes` is pinned rather than copied.
+/// Whether a range of `bytes` is pinned rather than copied: one that MPI may wait on (sends,
+/// unmatched receives), or one that a matched message fills (see above).
 inline bool pin_range(JNIEnv* env, std::size_t bytes) noexcept {
   return bytes >= pin_min() && arrays_can_pin(env);
+}
+inline bool pin_matched_range(JNIEnv* env, std::size_t bytes) noexcept {
+  return bytes >= pin_min() && array_pinning(env) != 0;
 }
 
 /// Copies elements [from, from + n) of `array` (of `kind`) to or from native memory at `at`
@@ -906,11 +915,13 @@ struct array_use {
   void received(std::int64_t bytes) noexcept { p.done(bytes); }
 };
 
-/// Whether `count` elements of `kind` are pinned rather than copied (pin_range).
-inline bool pins(array_ref a, int count, int kind) noexcept {
-  return pin_range(a.env, static_cast<std::size_t>(count) *
-                              static_cast<std::size_t>(rt::detail::builtin_size(
-                                  static_cast<rt::type_kind>(kind))));
+/// Whether `count` elements of `kind` are pinned rather than copied (pin_range; `matched`:
+/// pin_matched_range).
+inline bool pins(array_ref a, int count, int kind, bool matched = false) noexcept {
+  const std::size_t bytes =
+      static_cast<std::size_t>(count) *
+      static_cast<std::size_t>(rt::detail::builtin_size(static_cast<rt::type_kind>(kind)));
+  return matched ? pin_matched_range(a.env, bytes) : pin_range(a.env, bytes);
 }
 }
 
@@ -929,7 +940,7 @@ inline void send_array(const rt::comm& c, array_ref a, int offset, int count, in
 /// transfer only (see array_pinning).
 inline rt::status recv_array(const rt::comm& c, array_ref a, int offset, int count, int kind,
                              int source, int tag) {
-  if (source != MPI_PROC_NULL && pins(a, count, kind)) {
+  if (source != MPI_PROC_NULL && pins(a, count, kind, true)) {
     rt::message m = c.mprobe(source, tag);
     array_use u(a, offset, count, kind, true, true);
     return m.recv(u.b);
@@ -942,7 +953,7 @@ inline rt::status recv_array(const rt::comm& c, array_ref a, int offset, int cou
 
 /// Message.recv into elements [offset, offset + count) of an array.
 inline rt::status message_recv_array(rt::message& m, array_ref a, int offset, int count, int kind) {
-  array_use u(a, offset, count, kind, true, pins(a, count, kind));
+  array_use u(a, offset, count, kind, true, pins(a, count, kind, true));
   rt::status s = m.recv(u.b);
   u.received(s.count_bytes());
   return s;
@@ -984,7 +995,7 @@ constexpr std::int64_t proc_null_message = INT64_MIN;
 
 inline void mrecv_into(array_ref a, std::int64_t n, MPI_Message& msg) {
   const int kind = static_cast<int>(rt::type_kind::byte);
-  array_use u(a, 0, static_cast<int>(n), kind, true, pins(a, static_cast<int>(n), kind));
+  array_use u(a, 0, static_cast<int>(n), kind, true, pins(a, static_cast<int>(n), kind, true));
   MPI_Status st;
   OOMPI_CHECK(MPI_Mrecv, (u.b.data, static_cast<int>(n), MPI_BYTE, &msg, &st));
   u.received(n);

@@ -41,7 +41,7 @@ class ArraySlicesTest {
   private final int prev = (rank + size - 1) % size;
 
   /** Elements of the large arrays; the large range is above 64 KiB of every kind (pinned). */
-  static final int LENGTH = 1 << 20;
+  static final int LENGTH = 1 << 19;
   static final int BIG_OFF = 300_007, BIG_N = 200_003;
   static final int SMALL_OFF = 5, SMALL_N = 37;
 
@@ -213,11 +213,9 @@ class ArraySlicesTest {
         k.fill().at(in, recvOff + r[1], LENGTH, UNTOUCHED + 1);
         Request s = world.isend(out, r[0], shorter, next, 5);
         k.fill().at(out, r[0], r[0] + shorter, 99);  // the send carries what the array held at isend
-        for (int g = 0; g < 3; g++) {
-          System.gc();
-          byte[][] churn = new byte[64][];
-          for (int i = 0; i < churn.length; i++) churn[i] = new byte[64 << 10];
-        }
+        System.gc();  // moves what it can: the array's copy must not care
+        byte[][] churn = new byte[64][];
+        for (int i = 0; i < churn.length; i++) churn[i] = new byte[64 << 10];
         assertEquals((long) shorter * bytesPer(k), q.waitFor().getCountBytes());
         s.waitFor();
         q.close();

@@ -207,9 +207,10 @@ public final class Port {
   /**
    * How native code treats a large range of an array in a blocking call (oompi_java.hpp,
    * array_pinning): 0 copy it (-Doompi.arrays=copy), 1 pin it (the collector pins regions:
-   * NativeLoader.arraysCanPin), 2 pin it while MPI's thread level is below
-   * MPI_THREAD_MULTIPLE (a pin locks the GC, which only another thread's MPI call could turn
-   * into a deadlock), copy it otherwise. Called once, from native code.
+   * NativeLoader.arraysCanPin), 2 pin it for a matched receive's transfer, and for sends while
+   * MPI's thread level is below MPI_THREAD_MULTIPLE (a pin locks the GC, which only another
+   * thread's MPI call could turn into a deadlock); copy it otherwise. Called once, from native
+   * code.
    */
   static int arrayPinning() {
     if ("copy".equals(System.getProperty("oompi.arrays"))) return 0;

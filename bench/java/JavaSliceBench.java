@@ -21,11 +21,14 @@ import org.oompi.ThreadLevel;
  * --slice-divisor=D (the slice systems run 1/D of the iterations: the binding before issue 29
  * copied the whole 64 MiB array at every call, tens of ms each) --level=FUNNELED (MPI's thread
  * level, MULTIPLE by default as new Environment(); on JDK 17 a send pins a large range only
- * below MULTIPLE, and copies it otherwise).
+ * below MULTIPLE, and copies it otherwise) --shift=S (the range starts S bytes before the
+ * middle: 3 by default, an unaligned start; 0 aligned).
  */
 public final class JavaSliceBench {
   static final int ARRAY = 64 << 20;
   static final List<Object[]> samples = new ArrayList<>();
+  /** The range starts this many bytes before the middle (3 by default: not aligned). */
+  static int shift;
 
   static String opt(String[] args, String key, String dflt) {
     for (String a : args) if (a.startsWith("--" + key + "=")) return a.substring(key.length() + 3);
@@ -38,6 +41,7 @@ public final class JavaSliceBench {
     int rounds = Integer.parseInt(opt(args, "rounds", quick ? "2" : "15"));
     int first = Integer.parseInt(opt(args, "first-round", "0"));
     int divisor = Integer.parseInt(opt(args, "slice-divisor", "1"));
+    shift = Integer.parseInt(opt(args, "shift", "3"));
     int[] sizes = {4096, 65536, 4 << 20};
     String[] systems = {"raw_c", "java_direct", "java_slice", "java_nonblocking", "java_slice_nonblocking"};
     String s = opt(args, "sizes", null), y = opt(args, "systems", null);
@@ -96,7 +100,7 @@ public final class JavaSliceBench {
     boolean starter = rank == 0;
     for (int bytes : sizes) {
       ByteBuffer d = direct.duplicate().clear().limit(bytes);
-      int off = ARRAY / 2 - bytes / 2 - 3;  // the middle, not aligned
+      int off = ARRAY / 2 - bytes / 2 - shift;  // the middle, not aligned (by default)
       for (int k = 0; k < systems.length; k++) {
         String sys = systems[Math.floorMod(k + r, systems.length)];
         int iters = itersFor(bytes, quick);

@@ -23,9 +23,34 @@
 %rename("%(upper)s", %$isconstant) "";
 %rename("%(camelcase)s", %$isvariable) "";  // attributes: getErrorClass()
 // Object.wait() is final in Java: Request.waitFor() (written below, light requests).
-// Offset/count overloads: send(buf, offset, count, dest, tag), recv(buf, offset, count, src, tag).
-%rename(send) oompi::rt::comm::send_part;
-%rename(recv) oompi::rt::comm::recv_part;
+// Offset/count overloads: send(buf, offset, count, dest, tag), recv(buf, offset, count, src, tag)
+// (Comm's javacode: arrays through Port's range paths, which touch only the range; other
+// buffers through these).
+%rename(sendPart) oompi::rt::comm::send_part;
+%rename(recvPart) oompi::rt::comm::recv_part;
+%javamethodmodifiers oompi::rt::comm::send_part "private";
+%javamethodmodifiers oompi::rt::comm::recv_part "private";
+// Message.recv: arrays through the range path (Message's javacode), other buffers through this.
+%rename(recvAny) oompi::rt::message::recv;
+%javamethodmodifiers oompi::rt::message::recv "private";
+%typemap(javacode) oompi::rt::message %{
+  /** Receives the message into buf (an array: only the elements it fills are written). */
+  public Status recv(Object buf) {
+    int kind = Port.arrayKind(buf);
+    if (kind < 0) return recvAny(buf);
+    return recv(buf, 0, java.lang.reflect.Array.getLength(buf));
+  }
+
+  /** Receives the message into elements [offset, offset + count) of buf. */
+  public Status recv(Object buf, long offset, long count) {
+    int kind = Port.arrayKind(buf);
+    if (kind < 0) return recvAny(Port.slice(buf, offset, count, "message.recv"));
+    Port.checkRange(buf, offset, count, "message.recv");
+    java.nio.ByteBuffer slot = Status.slot();
+    recvArrayStatus(buf, (int) offset, (int) count, kind, slot);
+    return new Status(slot);
+  }
+%}
 
 // --- run-time buffers -------------------------------------------------------------------
 // A buffer is an Object: a primitive array (blocking calls) or a direct java.nio buffer.
@@ -303,6 +328,51 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   public Status recv(Object buf, int source) { return recv(buf, source, MPI.ANY_TAG); }
 
   public Status recv(Object buf) { return recv(buf, MPI.ANY_SOURCE, MPI.ANY_TAG); }
+
+  // --- ranges: [offset, offset + count) of buf (issue 29: an array's other elements are not
+  // touched, and the call costs what the range carries) ----------------------------------
+
+  /** Sends elements [offset, offset + count) of buf (an array, a direct buffer from its
+   *  position, ...) to dest with tag. */
+  public void send(Object buf, long offset, long count, int dest, int tag) {
+    int kind = Port.arrayKind(buf);
+    if (kind < 0) {
+      sendPart(buf, offset, count, dest, tag);
+      return;
+    }
+    Port.checkRange(buf, offset, count, "comm.send");
+    sendArray(buf, (int) offset, (int) count, kind, dest, tag);
+  }
+
+  /** Receives into elements [offset, offset + count) of buf from source with tag; of an array
+   *  only the elements the message fills are written. */
+  public Status recv(Object buf, long offset, long count, int source, int tag) {
+    int kind = Port.arrayKind(buf);
+    if (kind < 0) return recvPart(buf, offset, count, source, tag);
+    Port.checkRange(buf, offset, count, "comm.recv");
+    java.nio.ByteBuffer slot = Status.slot();
+    recvArrayStatus(buf, (int) offset, (int) count, kind, source, tag, slot);
+    return new Status(slot);
+  }
+
+  /** Starts sending elements [offset, offset + count) of buf: of an array, a copy of the range
+   *  made now; of a direct buffer, the memory in place. */
+  public Request isend(Object buf, long offset, long count, int dest, int tag) {
+    int kind = Port.arrayKind(buf);
+    if (kind < 0) return isend(Port.slice(buf, offset, count, "comm.isend"), dest, tag);
+    Port.checkRange(buf, offset, count, "comm.isend");
+    return isendArray(buf, (int) offset, (int) count, kind, dest, tag);
+  }
+
+  /** Starts receiving into elements [offset, offset + count) of buf: an array receives through
+   *  a copy of the range, copied back into the range when the request completes (the array's
+   *  other elements are never written). */
+  public Request irecv(Object buf, long offset, long count, int source, int tag) {
+    int kind = Port.arrayKind(buf);
+    if (kind < 0) return irecv(Port.slice(buf, offset, count, "comm.irecv"), source, tag);
+    Port.checkRange(buf, offset, count, "comm.irecv");
+    return irecvArray(buf, (int) offset, (int) count, kind, source, tag);
+  }
 
   // --- object graphs in wire format v1 (ObjectTransport.java, docs/wire-format.md) ---------
 
@@ -902,9 +972,11 @@ inline bool array_copy() { return g_copy_arrays.load(); }
   if (!oompi::java::describe_rma_origin(jenv, $input, tmp)) return $null;
   $1 = &tmp;
 %}
-%rename(put) oompi::rt::window::put_part;
+%rename(putPart) oompi::rt::window::put_part;
 %rename(get) oompi::rt::window::get_part;
-%rename(accumulate) oompi::rt::window::accumulate_part;
+%rename(accumulatePart) oompi::rt::window::accumulate_part;
+%javamethodmodifiers oompi::rt::window::put_part "private";
+%javamethodmodifiers oompi::rt::window::accumulate_part "private";
 OOMPI_JAVA_CLEANER(oompi::rt::window)
 OOMPI_JAVA_CLEANER(oompi::rt::epoch)
 OOMPI_JAVA_CLOSEABLE(oompi::rt::epoch, true, )
@@ -997,6 +1069,30 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::epoch, true, )
     putAny(origin, rank, disp);
   }
 
+  /** Puts elements [offset, offset + count) of origin (of an array: a copy of the range only)
+   *  into rank's window at disp. */
+  public void put(Object origin, long offset, long count, int rank, long disp) {
+    int kind = Port.arrayKind(origin);
+    if (kind < 0) {
+      putPart(origin, offset, count, rank, disp);
+      return;
+    }
+    Port.checkRange(origin, offset, count, "window.put");
+    putArray(origin, (int) offset, (int) count, kind, rank, disp);
+  }
+
+  /** Accumulates elements [offset, offset + count) of origin (of an array: a copy of the range
+   *  only) into rank's window at disp with operation. */
+  public void accumulate(Object origin, long offset, long count, int rank, long disp, Op operation) {
+    int kind = Port.arrayKind(origin);
+    if (kind < 0) {
+      accumulatePart(origin, offset, count, rank, disp, operation);
+      return;
+    }
+    Port.checkRange(origin, offset, count, "window.accumulate");
+    accumulateArray(origin, (int) offset, (int) count, kind, rank, disp, operation);
+  }
+
   /** Gets rank's window at disp into result (a direct buffer), which holds the data after the
    *  next synchronisation for rank. */
   public void get(Object result, int rank, long disp) {
@@ -1074,7 +1170,18 @@ OOMPI_JAVA_CLEANER(oompi::rt::file_view)
 %enddef
 OOMPI_JAVA_WINDOW_EXCEPTION(put_direct)
 OOMPI_JAVA_WINDOW_EXCEPTION(get_direct)
+OOMPI_JAVA_WINDOW_EXCEPTION(put_array)
+OOMPI_JAVA_WINDOW_EXCEPTION(accumulate_array)
 %extend oompi::rt::window {
+  // A range of an array (Window's javacode has checked it), copied: oompi::java::rma_array.
+  void put_array(oompi::java::array_ref a, int offset, int count, int kind, int rank,
+                 long long disp) {
+    $self->put(oompi::java::rma_array(a, offset, count, kind), rank, disp);
+  }
+  void accumulate_array(oompi::java::array_ref a, int offset, int count, int kind, int rank,
+                        long long disp, const oompi::rt::op& operation) {
+    $self->accumulate(oompi::java::rma_array(a, offset, count, kind), rank, disp, operation);
+  }
   void put_direct(oompi::java::direct_address a, int position, int count, int kind, int rank,
                   long long disp) {
     oompi::rt::async_buffer b;
@@ -1113,6 +1220,16 @@ OOMPI_JAVA_FAST_EXCEPTION(mprobe_recv_bytes)
 OOMPI_JAVA_FAST_EXCEPTION(recv_matched_bytes)
 OOMPI_JAVA_FAST_EXCEPTION(isend_light)
 OOMPI_JAVA_FAST_EXCEPTION(irecv_light)
+OOMPI_JAVA_FAST_EXCEPTION(isend_array)
+OOMPI_JAVA_FAST_EXCEPTION(irecv_array)
+%exception oompi::rt::message::recv_array_status {
+  try {
+    $action
+  } catch (...) {
+    oompi::java::translate(jenv);
+    return $null;
+  }
+}
 %define OOMPI_JAVA_LIGHT_EXCEPTION(NAME)
 %exception oompi::rt::request::NAME {
   try {
@@ -1175,14 +1292,34 @@ OOMPI_JAVA_LIGHT_EXCEPTION(light_null)
   static long long light_null() { return oompi::rt::request_bits(MPI_REQUEST_NULL); }
 }
 
+// Elements [offset, offset + count) of an array (Port.checkRange has checked the range).
 %javamethodmodifiers oompi::rt::comm::send_array "";
 %javamethodmodifiers oompi::rt::comm::recv_array "";
+%javamethodmodifiers oompi::rt::comm::isend_array "";
+%javamethodmodifiers oompi::rt::comm::irecv_array "";
+%javamethodmodifiers oompi::rt::message::recv_array_status "";
 %extend oompi::rt::comm {
-  void send_array(oompi::java::array_ref a, int length, int kind, int dest, int tag) const {
-    oompi::java::send_array(*$self, a, length, kind, dest, tag);
+  void send_array(oompi::java::array_ref a, int offset, int count, int kind, int dest,
+                  int tag) const {
+    oompi::java::send_array(*$self, a, offset, count, kind, dest, tag);
   }
-  void recv_array(oompi::java::array_ref a, int length, int kind, int source, int tag) const {
-    oompi::java::recv_array_ignore_status(*$self, a, length, kind, source, tag);
+  void recv_array(oompi::java::array_ref a, int offset, int count, int kind, int source,
+                  int tag) const {
+    oompi::java::recv_array(*$self, a, offset, count, kind, source, tag);
+  }
+  oompi::rt::request isend_array(oompi::java::array_ref a, int offset, int count, int kind,
+                                 int dest, int tag) const {
+    return oompi::java::isend_array(*$self, a, offset, count, kind, dest, tag);
+  }
+  oompi::rt::request irecv_array(oompi::java::array_ref a, int offset, int count, int kind,
+                                 int source, int tag) const {
+    return oompi::java::irecv_array(*$self, a, offset, count, kind, source, tag);
+  }
+}
+%extend oompi::rt::message {
+  void recv_array_status(oompi::java::array_ref a, int offset, int count, int kind,
+                         oompi::java::status_out out) {
+    oompi::java::write_status(out, oompi::java::message_recv_array(*$self, a, offset, count, kind));
   }
 }
 // orecv's receive (ObjectTransport.java): one call for the matched probe and the receive into
@@ -1222,14 +1359,14 @@ OOMPI_JAVA_LIGHT_EXCEPTION(light_null)
     oompi::rt::buffer b = oompi::java::direct_buffer(a, position, count, kind);
     return $self->recv(b, source, tag).count_bytes();
   }
-  long long recv_array_count(oompi::java::array_ref a, int length, int kind, int source,
-                             int tag) const {
-    return oompi::java::recv_array(*$self, a, length, kind, source, tag).count_bytes();
+  long long recv_array_count(oompi::java::array_ref a, int offset, int count, int kind,
+                             int source, int tag) const {
+    return oompi::java::recv_array(*$self, a, offset, count, kind, source, tag).count_bytes();
   }
-  void recv_array_status(oompi::java::array_ref a, int length, int kind, int source, int tag,
-                         oompi::java::status_out out) const {
-    // unpinned (or copied back) before the JNI call below
-    oompi::java::write_status(out, oompi::java::recv_array(*$self, a, length, kind, source, tag));
+  void recv_array_status(oompi::java::array_ref a, int offset, int count, int kind, int source,
+                         int tag, oompi::java::status_out out) const {
+    // unpinned (or copied back) before write_status (no JNI call: the slot's address)
+    oompi::java::write_status(out, oompi::java::recv_array(*$self, a, offset, count, kind, source, tag));
   }
 }
 

@@ -1,11 +1,12 @@
 // Support code compiled into the Java wrapper (liboompi_java.so): run-time buffers from Java
 // objects, array pinning, exception translation.
 //
-// Buffers: a Java buffer argument is an Object: a primitive array (blocking calls only) or a
-// direct java.nio buffer (any call; its elements [position, limit)). Arrays are copied into
-// native memory in the `check` typemap, after every argument has been converted, and copied
-// back (receives) when the wrapper returns (not on the error path); never pinned across the
-// call (see pin).
+// Buffers: a Java buffer argument is an Object: a primitive array or a direct java.nio buffer
+// (its elements [position, limit)). Arrays are copied into native memory in the `check`
+// typemap, after every argument has been converted, and copied back (receives) when the
+// wrapper returns (not on the error path); never pinned across the call (see pin). The calls
+// with an offset and a count (Port.java's paths, array_use) touch only that range of the array
+// (issue 29): copied, or pinned where that is safe and large enough (array_pinning).
 #ifndef OOMPI_SWIG_JAVA_HPP
 #define OOMPI_SWIG_JAVA_HPP
 
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -90,32 +92,70 @@ inline thread_local copy_slots t_copies;
 // NativeLoader.arraysCanPin (JDK version, collector, -Doompi.arrays=copy); JDK 17 copies. Only
 // on paths that make no upcall into Java (JNI forbids calls inside a critical region), and from
 // pin_min bytes on, where the copies cost more than the pin.
+//
+//
+// Elsewhere (JDK 17) a pin locks the GC (issue 29 measured what a copy costs instead: a 4 MiB
+// copy in and out, 1.3-2.3x the transfer):
+// - A receive whose message is matched (a blocking receive waits for it unpinned, MPI_Mprobe;
+//   Message.recv; orecv) is pinned for the transfer only, at any thread level: the message has
+//   been sent, and the pinned thread, inside MPI, progresses every operation of its process,
+//   so completing it needs no Java thread to run (none that the GC lock could stop).
+// - A send is pinned below MPI_THREAD_MULTIPLE only: a pinned send waits for its receiver to
+//   post the receive, and with MULTIPLE another thread of this JVM (stopped by the GC lock)
+//   may be what that receiver waits for (test java.threads deadlocked that way).
+// Port.arrayPinning says which (0 copy always, 1 pin, 2 the rules above).
 inline std::atomic<int> g_pin_arrays{-1};  // -1: not asked yet
-constexpr std::size_t pin_min = 64 * 1024;
+/// Ranges of at least this many bytes are pinned where pinning is allowed; smaller ones are
+/// copied (as cheap, and no GC lock). OOMPI_JAVA_PIN_MIN (bytes) overrides it, for benches.
+inline std::size_t pin_min() noexcept {
+  static const std::size_t v = [] {
+    const char* e = std::getenv("OOMPI_JAVA_PIN_MIN");
+    return e && *e ? static_cast<std::size_t>(std::strtoull(e, nullptr, 10)) : std::size_t(64 * 1024);
+  }();
+  return v;
+}
 
-inline bool arrays_can_pin(JNIEnv* env) noexcept {
+inline int array_pinning(JNIEnv* env) noexcept {
   int v = g_pin_arrays.load(std::memory_order_relaxed);
-  if (OOMPI_DETAIL_LIKELY(v >= 0)) return v == 1;
+  if (OOMPI_DETAIL_LIKELY(v >= 0)) return v;
   v = 0;
-  jclass c = env->FindClass("org/oompi/NativeLoader");
-  jmethodID m = c ? env->GetStaticMethodID(c, "arraysCanPin", "()Z") : nullptr;
-  if (m) v = env->CallStaticBooleanMethod(c, m) ? 1 : 0;
+  jclass c = env->FindClass("org/oompi/Port");
+  jmethodID m = c ? env->GetStaticMethodID(c, "arrayPinning", "()I") : nullptr;
+  if (m) v = env->CallStaticIntMethod(c, m);
   if (env->ExceptionCheck()) {  // no such method (an older jar), or it failed: copy
     env->ExceptionClear();
     v = 0;
   }
   if (c) env->DeleteLocalRef(c);
   g_pin_arrays.store(v, std::memory_order_relaxed);
-  return v == 1;
+  return v;
 }
 
-/// Copies elements [from, from + n) of `array` (of `kind`) to or from native memory at `base`
-/// (element `from` at base + from * size).
+inline bool arrays_can_pin(JNIEnv* env) noexcept {
+  switch (array_pinning(env)) {
+    case 1: return true;
+    case 2: {
+      int level = MPI_THREAD_MULTIPLE;
+      return MPI_Query_thread(&level) == MPI_SUCCESS && level < MPI_THREAD_MULTIPLE;
+    }
+    default: return false;
+  }
+}
+
+/// Whether a range of `bytes` is pinned rather than copied: one that MPI may wait on (sends,
+/// unmatched receives), or one that a matched message fills (see above).
+inline bool pin_range(JNIEnv* env, std::size_t bytes) noexcept {
+  return bytes >= pin_min() && arrays_can_pin(env);
+}
+inline bool pin_matched_range(JNIEnv* env, std::size_t bytes) noexcept {
+  return bytes >= pin_min() && array_pinning(env) != 0;
+}
+
+/// Copies elements [from, from + n) of `array` (of `kind`) to or from native memory at `at`
+/// (element `from`'s copy).
 inline void array_region(JNIEnv* env, jarray array, rt::type_kind kind, bool back_to_java,
-                         jsize from, jsize n, void* base) noexcept {
+                         jsize from, jsize n, void* at) noexcept {
   if (n <= 0) return;
-  const std::int64_t off = std::int64_t(from) * rt::detail::builtin_size(kind);
-  void* at = static_cast<char*>(base) + off;
   switch (kind) {
 #define OOMPI_JAVA_REGION(K, JT, Name)                                                        \
   case rt::type_kind::K:                                                                   \
@@ -146,7 +186,8 @@ struct pin {
   void* ptr = nullptr;
   bool writable = false;
   bool copy_in = true;    // false: a receive that copies back only what arrived (done())
-  jsize length = -1;      // elements of the array (-1: ask the JVM)
+  jsize first = 0;        // the range's first element (a copy holds it at ptr)
+  jsize length = -1;      // elements of the range (-1: the whole array, asked of the JVM)
   jsize back = -1;        // elements copied back (-1: all)
   rt::type_kind kind = rt::type_kind::byte;
   int slot = -1;          // t_copies' slot, or -1 with `own` or `small`
@@ -159,11 +200,15 @@ struct pin {
   pin& operator=(const pin&) = delete;
   ~pin() { release(); }
 
-  /// Copies the array into native memory (a receive without copy_in: nothing copied yet) and
-  /// points b.data there. False with a Java exception pending.
+  /// Copies the range [first, first + length) into native memory (a receive without copy_in:
+  /// nothing copied yet) and points b.data at its first element. False with a Java exception
+  /// pending.
   bool acquire(JNIEnv* e, rt::buffer& b) noexcept {
     env = e;
-    if (length < 0) length = env->GetArrayLength(array);
+    if (length < 0) {
+      first = 0;
+      length = env->GetArrayLength(array);
+    }
     const std::size_t bytes =
         static_cast<std::size_t>(length) * static_cast<std::size_t>(rt::detail::builtin_size(kind)) + 1;
     if (bytes <= sizeof small) {
@@ -192,8 +237,8 @@ struct pin {
     return true;
   }
 
-  /// Pins the array (see arrays_can_pin) and points b.data at it. False with a Java exception
-  /// pending.
+  /// Pins the array (see arrays_can_pin) and points b.data at the range's first element.
+  /// False with a Java exception pending.
   bool pin_array(JNIEnv* e, rt::buffer& b) noexcept {
     env = e;
     ptr = env->GetPrimitiveArrayCritical(array, nullptr);
@@ -203,7 +248,7 @@ struct pin {
       return false;
     }
     pinned = true;
-    b.data = ptr;
+    b.data = static_cast<char*>(ptr) + std::int64_t(first) * rt::detail::builtin_size(kind);
     return true;
   }
 
@@ -246,9 +291,10 @@ struct pin {
   }
 
 private:
-  /// Elements [from, from + n) between the array and the copy.
+  /// Elements [from, from + n) of the range between the array and the copy.
   void region(bool back_to_java, jsize from, jsize n) noexcept {
-    array_region(env, array, kind, back_to_java, from, n, ptr);
+    array_region(env, array, kind, back_to_java, first + from, n,
+                 static_cast<char*>(ptr) + std::int64_t(from) * rt::detail::builtin_size(kind));
   }
 };
 
@@ -647,6 +693,7 @@ struct array_copy_keep final : rt::keep_alive {
   JavaVM* vm = nullptr;
   jarray array = nullptr;  // a global reference
   rt::type_kind kind = rt::type_kind::byte;
+  jsize first = 0;  // the range copied: [first, first + length)
   jsize length = 0;
   bool copy_back = false;
   std::unique_ptr<char[]> bytes;
@@ -659,7 +706,7 @@ struct array_copy_keep final : rt::keep_alive {
       // JNI allows no array call with an exception pending: set it aside meanwhile.
       jthrowable pending = env->ExceptionOccurred();
       if (pending) env->ExceptionClear();
-      array_region(env, array, kind, true, 0, length, bytes.get());
+      array_region(env, array, kind, true, first, length, bytes.get());
       if (pending) {
         env->Throw(pending);
         env->DeleteLocalRef(pending);
@@ -673,6 +720,37 @@ struct array_copy_keep final : rt::keep_alive {
 /// a primitive array through a native copy (array_copy_keep). `persistent` (send_init,
 /// recv_init ...): arrays are refused, since a copy made now would not see the array's later
 /// contents at each start(). False with a Java exception pending.
+/// Elements [first, first + count) of `array` through a native copy (array_copy_keep) for a
+/// nonblocking operation: b describes the copy. False with a Java exception pending.
+inline bool copy_async_range(JNIEnv* env, jarray array, rt::type_kind kind, jsize first,
+                             jsize count, bool writable, rt::async_buffer& b) {
+  auto k = std::make_unique<array_copy_keep>();
+  env->GetJavaVM(&k->vm);
+  k->kind = kind;
+  k->first = first;
+  k->length = count;
+  const std::size_t n =
+      static_cast<std::size_t>(count) * static_cast<std::size_t>(rt::detail::builtin_size(kind));
+  k->bytes.reset(new (std::nothrow) char[n ? n : 1]);
+  if (!k->bytes) {
+    throw_java(env, "java/lang/OutOfMemoryError", "oompi: no native memory to copy the array");
+    return false;
+  }
+  array_region(env, array, kind, false, first, count, k->bytes.get());
+  k->array = static_cast<jarray>(env->NewGlobalRef(array));
+  if (!k->array) {
+    throw_java(env, "java/lang/OutOfMemoryError", "oompi: no global reference for the array");
+    return false;
+  }
+  k->copy_back = writable;
+  b.data = k->bytes.get();
+  b.count = count;
+  b.type = rt::detail::builtin_type(kind);
+  b.extent = rt::detail::builtin_size(kind);
+  b.keep = std::move(k);
+  return true;
+}
+
 inline bool describe_async(JNIEnv* env, jobject obj, bool writable, bool persistent,
                            rt::async_buffer& b) {
   pin p;
@@ -681,26 +759,13 @@ inline bool describe_async(JNIEnv* env, jobject obj, bool writable, bool persist
     b.keep.reset(new global_ref_keep(env, obj));
     return true;
   }
-  auto k = std::make_unique<array_copy_keep>();
-  env->GetJavaVM(&k->vm);
-  k->kind = p.kind;
-  k->length = p.length;
-  const std::size_t n =
-      static_cast<std::size_t>(p.length) * static_cast<std::size_t>(rt::detail::builtin_size(p.kind));
-  k->bytes.reset(new (std::nothrow) char[n ? n : 1]);
-  if (!k->bytes) {
-    throw_java(env, "java/lang/OutOfMemoryError", "oompi: no native memory to copy the array");
-    return false;
-  }
-  array_region(env, p.array, p.kind, false, 0, p.length, k->bytes.get());
-  k->array = static_cast<jarray>(env->NewGlobalRef(p.array));
-  if (!k->array) {
-    throw_java(env, "java/lang/OutOfMemoryError", "oompi: no global reference for the array");
-    return false;
-  }
-  k->copy_back = writable;
-  b.data = k->bytes.get();
-  b.keep = std::move(k);
+  // A TypedBuffer over an array keeps its datatype: only the memory is swapped for the copy.
+  const MPI_Datatype type = b.type;
+  const std::int64_t count = b.count, extent = b.extent;
+  if (!copy_async_range(env, p.array, p.kind, 0, p.length, writable, b)) return false;
+  b.type = type;
+  b.count = count;
+  b.extent = extent;
   return true;
 }
 
@@ -714,6 +779,26 @@ struct native_copy final : rt::keep_alive {
 /// direct buffer is used in place and kept reachable; a primitive array is copied now into
 /// native memory that the window holds until then (the array may change or move meanwhile).
 /// False with a Java exception pending.
+/// Elements [first, first + count) of `array` copied into native memory that `b` owns (keep).
+inline bool rma_copy_range(JNIEnv* env, jarray array, rt::type_kind kind, jsize first, jsize count,
+                           rt::async_buffer& b) {
+  auto copy = std::make_unique<native_copy>();
+  const std::size_t n =
+      static_cast<std::size_t>(count) * static_cast<std::size_t>(rt::detail::builtin_size(kind));
+  copy->bytes.reset(new (std::nothrow) char[n ? n : 1]);
+  if (!copy->bytes) {
+    throw_java(env, "java/lang/OutOfMemoryError", "oompi: no native memory to copy the array");
+    return false;
+  }
+  array_region(env, array, kind, false, first, count, copy->bytes.get());
+  b.data = copy->bytes.get();
+  b.count = count;
+  b.type = rt::detail::builtin_type(kind);
+  b.extent = rt::detail::builtin_size(kind);
+  b.keep = std::move(copy);
+  return true;
+}
+
 inline bool describe_rma_origin(JNIEnv* env, jobject obj, rt::async_buffer& b) {
   pin p;
   if (!describe(env, obj, false, false, b, p)) return false;
@@ -721,18 +806,12 @@ inline bool describe_rma_origin(JNIEnv* env, jobject obj, rt::async_buffer& b) {
     b.keep.reset(new global_ref_keep(env, obj));
     return true;
   }
-  auto copy = std::make_unique<native_copy>();
-  const std::size_t n =
-      static_cast<std::size_t>(p.length) * static_cast<std::size_t>(rt::detail::builtin_size(p.kind));
-  copy->bytes.reset(new (std::nothrow) char[n ? n : 1]);
-  if (!copy->bytes) {
-    throw_java(env, "java/lang/OutOfMemoryError", "oompi: no native memory to copy the array");
-    return false;
-  }
-  if (!p.acquire(env, b)) return false;
-  if (n) std::memcpy(copy->bytes.get(), b.data, n);
-  b.data = copy->bytes.get();
-  b.keep = std::move(copy);
+  const MPI_Datatype type = b.type;  // a TypedBuffer's datatype stays
+  const std::int64_t count = b.count, extent = b.extent;
+  if (!rma_copy_range(env, p.array, p.kind, 0, p.length, b)) return false;
+  b.type = type;
+  b.count = count;
+  b.extent = extent;
   return true;
 }
 
@@ -812,52 +891,98 @@ inline oompi::rt::buffer direct_buffer(direct_address a, int position, int count
 }
 namespace oompi::java {
 struct array_ref { JNIEnv* env = nullptr; jarray array = nullptr; };
-/// An array argument of the fast paths, copied for the call (see pin) or, large, pinned where
-/// that is safe (arrays_can_pin). A receive copies nothing
-/// in: received(n) copies back the n bytes that arrived when the array_use ends.
+/// Elements [offset, offset + count) of an array argument of the fast paths (Java has checked
+/// the range: Port.checkRange), copied for the call (see pin) or, with `pinned`, pinned
+/// (pin_range). Only the range is touched. A receive copies nothing in: received(n) copies
+/// back the n bytes that arrived when the array_use ends.
 struct array_use {
   pin p;
   oompi::rt::buffer b;
-  array_use(array_ref a, int length, int offset, int count, int kind, bool writable) {
+  array_use(array_ref a, int offset, int count, int kind, bool writable, bool pinned) {
     const auto k = static_cast<oompi::rt::type_kind>(kind);
-    b = oompi::rt::buffer(nullptr, length, oompi::rt::detail::builtin_type(k),
+    b = oompi::rt::buffer(nullptr, count, oompi::rt::detail::builtin_type(k),
                           oompi::rt::detail::builtin_size(k));
     p.array = a.array;
     p.writable = writable;
     p.copy_in = !writable;
-    p.length = length;
+    p.first = offset;
+    p.length = count;
     p.kind = k;
-    const std::size_t bytes = static_cast<std::size_t>(length) * static_cast<std::size_t>(b.extent);
-    const bool ok = bytes >= pin_min && arrays_can_pin(a.env) ? p.pin_array(a.env, b)
-                                                              : p.acquire(a.env, b);
+    const bool ok = pinned ? p.pin_array(a.env, b) : p.acquire(a.env, b);
     if (!ok) throw std::bad_alloc();  // the Java exception stays pending
-    b.data = static_cast<char*>(b.data) + static_cast<std::int64_t>(offset) * b.extent;
     b.count = count;
   }
   void received(std::int64_t bytes) noexcept { p.done(bytes); }
 };
+
+/// Whether `count` elements of `kind` are pinned rather than copied (pin_range; `matched`:
+/// pin_matched_range).
+inline bool pins(array_ref a, int count, int kind, bool matched = false) noexcept {
+  const std::size_t bytes =
+      static_cast<std::size_t>(count) *
+      static_cast<std::size_t>(rt::detail::builtin_size(static_cast<rt::type_kind>(kind)));
+  return matched ? pin_matched_range(a.env, bytes) : pin_range(a.env, bytes);
+}
 }
 
 namespace oompi::java {
-/// send_array/recv_array of java.i: the array copied for the call (arrays of up to 512 bytes
-/// do not come here: Port.java copies them into its per-thread direct buffer).
-inline void send_array(const rt::comm& c, array_ref a, int length, int kind, int dest, int tag) {
-  array_use u(a, length, 0, length, kind, false);
+/// send_array/recv_array of java.i: elements [offset, offset + count) of the array, copied or
+/// pinned for the call (small whole arrays do not come here: Port.java copies them into its
+/// per-thread direct buffer).
+inline void send_array(const rt::comm& c, array_ref a, int offset, int count, int kind, int dest,
+                       int tag) {
+  array_use u(a, offset, count, kind, false, pins(a, count, kind));
   c.send(u.b, dest, tag);
 }
 
-/// The received bytes are copied back when it returns (the rest of the array is unchanged).
-inline rt::status recv_array(const rt::comm& c, array_ref a, int length, int kind, int source,
-                             int tag) {
-  array_use u(a, length, 0, length, kind, true);
+/// The received bytes are copied back when it returns (the rest of the array is unchanged). A
+/// pinned receive waits for its message unpinned (a matched probe), then pins the array for the
+/// transfer only (see array_pinning).
+inline rt::status recv_array(const rt::comm& c, array_ref a, int offset, int count, int kind,
+                             int source, int tag) {
+  if (source != MPI_PROC_NULL && pins(a, count, kind, true)) {
+    rt::message m = c.mprobe(source, tag);
+    array_use u(a, offset, count, kind, true, true);
+    return m.recv(u.b);
+  }
+  array_use u(a, offset, count, kind, true, false);
   rt::status s = c.recv(u.b, source, tag);
   u.received(s.count_bytes());
   return s;
 }
 
-inline void recv_array_ignore_status(const rt::comm& c, array_ref a, int length, int kind,
-                                     int source, int tag) {
-  recv_array(c, a, length, kind, source, tag);  // the size is needed to copy back
+/// Message.recv into elements [offset, offset + count) of an array.
+inline rt::status message_recv_array(rt::message& m, array_ref a, int offset, int count, int kind) {
+  array_use u(a, offset, count, kind, true, pins(a, count, kind, true));
+  rt::status s = m.recv(u.b);
+  u.received(s.count_bytes());
+  return s;
+}
+
+/// isend/irecv of elements [offset, offset + count) of an array: through a native copy of the
+/// range (copy_async_range), a receive's copied back into the range when it completes.
+inline rt::request isend_array(const rt::comm& c, array_ref a, int offset, int count, int kind,
+                               int dest, int tag) {
+  rt::async_buffer b;
+  if (!copy_async_range(a.env, a.array, static_cast<rt::type_kind>(kind), offset, count, false, b))
+    throw std::bad_alloc();  // the Java exception stays pending
+  return c.isend(b, dest, tag);
+}
+inline rt::request irecv_array(const rt::comm& c, array_ref a, int offset, int count, int kind,
+                               int source, int tag) {
+  rt::async_buffer b;
+  if (!copy_async_range(a.env, a.array, static_cast<rt::type_kind>(kind), offset, count, true, b))
+    throw std::bad_alloc();
+  return c.irecv(b, source, tag);
+}
+
+/// Window.put/accumulate of elements [offset, offset + count) of an array: the range copied
+/// into native memory the window holds until the synchronisation.
+inline rt::async_buffer rma_array(array_ref a, int offset, int count, int kind) {
+  rt::async_buffer b;
+  if (!rma_copy_range(a.env, a.array, static_cast<rt::type_kind>(kind), offset, count, b))
+    throw std::bad_alloc();
+  return b;
 }
 
 /// orecv's receive. A matched probe (MPI_Mprobe: safe with threads), then, when the message fits
@@ -869,8 +994,8 @@ inline thread_local MPI_Message t_matched __attribute__((tls_model("initial-exec
 constexpr std::int64_t proc_null_message = INT64_MIN;
 
 inline void mrecv_into(array_ref a, std::int64_t n, MPI_Message& msg) {
-  array_use u(a, static_cast<int>(n), 0, static_cast<int>(n),
-              static_cast<int>(rt::type_kind::byte), true);
+  const int kind = static_cast<int>(rt::type_kind::byte);
+  array_use u(a, 0, static_cast<int>(n), kind, true, pins(a, static_cast<int>(n), kind, true));
   MPI_Status st;
   OOMPI_CHECK(MPI_Mrecv, (u.b.data, static_cast<int>(n), MPI_BYTE, &msg, &st));
   u.received(n);

@@ -19,7 +19,9 @@ public final class MpiExtension implements BeforeAllCallback, AfterTestExecution
   private static Environment env;
 
   static synchronized void init() {
-    if (env == null) env = new Environment(ThreadLevel.MULTIPLE);
+    // -Doompi.tests.threadLevel=FUNNELED: a test's other variant (java.array_slices_pinned)
+    if (env == null)
+      env = new Environment(ThreadLevel.valueOf(System.getProperty("oompi.tests.threadLevel", "MULTIPLE")));
   }
 
   /** The thread level MPI provides. */

@@ -77,7 +77,7 @@ final class ObjectTransport {
     WireWriter w = WireWriter.lease();
     try {
       Wire.write(w, obj, byValue);
-      comm.sendArray(w.buf, w.pos, BYTE, dest, tag);  // the ports' fast path, MPI_BYTE
+      comm.sendArray(w.buf, 0, w.pos, BYTE, dest, tag);  // the ports' fast path, MPI_BYTE
     } finally {
       w.release();
     }
@@ -143,11 +143,9 @@ final class ObjectTransport {
     Scratch s = lease();
     try {
       if (s.recv.length < n) s.recv = new byte[(int) Math.max(n, Math.min(2L * s.recv.length, Integer.MAX_VALUE - 16))];
-      // the buffer may be longer than the message (MPI takes n bytes), but not much longer: the
-      // general path copies the whole array in and out
-      byte[] buf = s.recv.length > Math.max(4096, 4 * n) ? new byte[(int) n] : s.recv;
-      m.recv(buf);
-      return type == null ? null : Wire.read(buf, 0, (int) n, type, byValue);
+      // the range of the message's size only: the rest of the scratch array is not touched
+      m.recv(s.recv, 0, n);
+      return type == null ? null : Wire.read(s.recv, 0, (int) n, type, byValue);
     } finally {
       release(s);
     }

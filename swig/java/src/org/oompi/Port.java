@@ -61,7 +61,7 @@ public final class Port {
         s.bytes.put(0, a);
         comm.sendDirect(s.bytes, 0, a.length, INT8, dest, tag);
       } else {
-        comm.sendArray(buf, a.length, INT8, dest, tag);
+        comm.sendArray(buf, 0, a.length, INT8, dest, tag);
       }
     } else if (buf instanceof double[]) {
       double[] a = (double[]) buf;
@@ -70,7 +70,7 @@ public final class Port {
         s.doubles.put(0, a);
         comm.sendDirect(s.doubles, 0, a.length, FLOAT64, dest, tag);
       } else {
-        comm.sendArray(buf, a.length, FLOAT64, dest, tag);
+        comm.sendArray(buf, 0, a.length, FLOAT64, dest, tag);
       }
     } else if (buf instanceof int[]) {
       int[] a = (int[]) buf;
@@ -79,10 +79,12 @@ public final class Port {
         s.ints.put(0, a);
         comm.sendDirect(s.ints, 0, a.length, INT32, dest, tag);
       } else {
-        comm.sendArray(buf, a.length, INT32, dest, tag);
+        comm.sendArray(buf, 0, a.length, INT32, dest, tag);
       }
     } else {
-      return false;
+      int kind = arrayKind(buf);  // the other primitive arrays: no scratch copy
+      if (kind < 0) return false;
+      comm.sendArray(buf, 0, java.lang.reflect.Array.getLength(buf), kind, dest, tag);
     }
     return true;
   }
@@ -144,13 +146,75 @@ public final class Port {
       kind = INT32;
       length = a.length;
     } else {
-      return NOT_FAST;
+      kind = arrayKind(buf);  // the other primitive arrays: no scratch copy
+      if (kind < 0) return NOT_FAST;
+      length = java.lang.reflect.Array.getLength(buf);
     }
     switch (mode) {
-      case IGNORE: comm.recvArray(buf, length, kind, source, tag); return 0;
-      case SLOT: comm.recvArrayStatus(buf, length, kind, source, tag, slot); return 0;
-      default: return comm.recvArrayCount(buf, length, kind, source, tag);
+      case IGNORE: comm.recvArray(buf, 0, length, kind, source, tag); return 0;
+      case SLOT: comm.recvArrayStatus(buf, 0, length, kind, source, tag, slot); return 0;
+      default: return comm.recvArrayCount(buf, 0, length, kind, source, tag);
     }
+  }
+
+  // --- ranges of arrays (issue 29): Comm, Message and Window's offset/count calls ------------
+
+  /** The element kind (TypeKind value) of a primitive array; -1 for anything else. */
+  static int arrayKind(Object buf) {
+    if (buf instanceof byte[]) return INT8;
+    if (buf instanceof double[]) return FLOAT64;
+    if (buf instanceof int[]) return INT32;
+    if (buf instanceof long[]) return INT64;
+    if (buf instanceof float[]) return FLOAT32;
+    if (buf instanceof short[]) return INT16;
+    if (buf instanceof char[]) return UINT16;
+    if (buf instanceof boolean[]) return BOOLEAN;
+    return -1;
+  }
+
+  /** Throws IndexOutOfBoundsException (as the general path does) unless elements
+   *  [offset, offset + count) lie inside the array buf. */
+  static void checkRange(Object buf, long offset, long count, String what) {
+    int length = java.lang.reflect.Array.getLength(buf);
+    if (offset < 0 || count < 0 || offset > length || count > length - offset)
+      throw new IndexOutOfBoundsException(what + ": offset " + offset + " and count " + count
+          + " do not fit in a buffer of " + length + " elements");
+  }
+
+  /**
+   * Elements [offset, offset + count) from the position of a java.nio buffer, as a buffer of its
+   * own (sharing the memory; a ByteBuffer keeps its byte order) for the calls without a range
+   * (isend, irecv, Message.recv). null stays null (the call says so); other buffer objects
+   * (TypedBuffer, MemorySegment) take no range there: IllegalArgumentException.
+   */
+  static Object slice(Object buf, long offset, long count, String what) {
+    if (buf == null) return null;
+    if (!(buf instanceof Buffer)) {
+      throw new IllegalArgumentException(what + " with an offset and a count takes a primitive "
+          + "array or a java.nio buffer, not " + buf.getClass().getName());
+    }
+    Buffer b = (Buffer) buf;
+    int length = b.remaining();
+    if (offset < 0 || count < 0 || offset > length || count > length - offset)
+      throw new IndexOutOfBoundsException(what + ": offset " + offset + " and count " + count
+          + " do not fit in a buffer of " + length + " elements");
+    int from = b.position() + (int) offset;
+    Buffer d = b.duplicate();
+    if (d instanceof ByteBuffer) ((ByteBuffer) d).order(((ByteBuffer) b).order());
+    return d.limit(from + (int) count).position(from);
+  }
+
+  /**
+   * How native code treats a large range of an array in a blocking call (oompi_java.hpp,
+   * array_pinning): 0 copy it (-Doompi.arrays=copy), 1 pin it (the collector pins regions:
+   * NativeLoader.arraysCanPin), 2 pin it for a matched receive's transfer, and for sends while
+   * MPI's thread level is below MPI_THREAD_MULTIPLE (a pin locks the GC, which only another
+   * thread's MPI call could turn into a deadlock); copy it otherwise. Called once, from native
+   * code.
+   */
+  static int arrayPinning() {
+    if ("copy".equals(System.getProperty("oompi.arrays"))) return 0;
+    return NativeLoader.arraysCanPin() ? 1 : 2;
   }
 
   private static long recvDirect(Comm comm, Buffer b, int position, int count, int kind,
@@ -196,6 +260,9 @@ public final class Port {
   private static final int BYTE = TypeKind.BYTE.swigValue();
   private static final int INT8 = TypeKind.INT8.swigValue();
   private static final int INT32 = TypeKind.INT32.swigValue();
+  private static final int INT16 = TypeKind.INT16.swigValue();
+  private static final int UINT16 = TypeKind.UINT16.swigValue();
+  private static final int BOOLEAN = TypeKind.BOOLEAN.swigValue();
   private static final int INT64 = TypeKind.INT64.swigValue();
   private static final int FLOAT32 = TypeKind.FLOAT32.swigValue();
   private static final int FLOAT64 = TypeKind.FLOAT64.swigValue();

@@ -1,0 +1,328 @@
+package org.oompi.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.oompi.Buffers;
+import org.oompi.Comm;
+import org.oompi.Datatype;
+import org.oompi.Message;
+import org.oompi.Op;
+import org.oompi.Request;
+import org.oompi.Status;
+import org.oompi.TypeKind;
+import org.oompi.Window;
+
+/**
+ * Issue 29: the calls that take an array with an offset and a count send and receive exactly
+ * that range, whatever the size of the array, and never write the array's other elements (nor
+ * the range's elements past a shorter message), in blocking, nonblocking (with collections
+ * forced while pending) and matched receives, window origins, for every primitive kind; bad
+ * ranges throw IndexOutOfBoundsException. Run with MPI_THREAD_MULTIPLE (large ranges copied) and,
+ * as java.array_slices_pinned, FUNNELED (large ranges pinned where the JVM allows it).
+ *
+ * Every rank sends to the next rank and receives from the previous one (itself at 1 rank), the
+ * peer's side always posted nonblocking first, so no blocking call can wait for another.
+ */
+@ExtendWith(MpiExtension.class)
+@TestMethodOrder(MethodOrderer.MethodName.class)
+class ArraySlicesTest {
+  private final Comm world = Comm.world();
+  private final int rank = world.getRank();
+  private final int size = world.getSize();
+  private final int next = (rank + 1) % size;
+  private final int prev = (rank + size - 1) % size;
+
+  /** Elements of the large arrays; the large range is above 64 KiB of every kind (pinned). */
+  static final int LENGTH = 1 << 19;
+  static final int BIG_OFF = 300_007, BIG_N = 200_003;
+  static final int SMALL_OFF = 5, SMALL_N = 37;
+
+  /** A primitive kind: its arrays, a pattern of values (seed, index) and its comparison. */
+  record Kind(String name, IntFunction<Object> make, Fill fill, Check check) {}
+
+  interface Fill { void at(Object a, int from, int to, long seed); }
+
+  /** The first index in [from, to) whose element differs from the pattern; -1 if none. */
+  interface Check { int at(Object a, int from, int to, long seed); }
+
+  static long v(long seed, int i) { return (seed * 0x9E3779B97F4A7C15L + i) * 0xBF58476D1CE4E5B9L; }
+
+  static final Kind[] KINDS = {
+    new Kind("byte", byte[]::new,
+        (a, f, t, s) -> { byte[] x = (byte[]) a; for (int i = f; i < t; i++) x[i] = (byte) v(s, i); },
+        (a, f, t, s) -> { byte[] x = (byte[]) a; for (int i = f; i < t; i++) if (x[i] != (byte) v(s, i)) return i; return -1; }),
+    new Kind("short", short[]::new,
+        (a, f, t, s) -> { short[] x = (short[]) a; for (int i = f; i < t; i++) x[i] = (short) v(s, i); },
+        (a, f, t, s) -> { short[] x = (short[]) a; for (int i = f; i < t; i++) if (x[i] != (short) v(s, i)) return i; return -1; }),
+    new Kind("char", char[]::new,
+        (a, f, t, s) -> { char[] x = (char[]) a; for (int i = f; i < t; i++) x[i] = (char) v(s, i); },
+        (a, f, t, s) -> { char[] x = (char[]) a; for (int i = f; i < t; i++) if (x[i] != (char) v(s, i)) return i; return -1; }),
+    new Kind("int", int[]::new,
+        (a, f, t, s) -> { int[] x = (int[]) a; for (int i = f; i < t; i++) x[i] = (int) v(s, i); },
+        (a, f, t, s) -> { int[] x = (int[]) a; for (int i = f; i < t; i++) if (x[i] != (int) v(s, i)) return i; return -1; }),
+    new Kind("long", long[]::new,
+        (a, f, t, s) -> { long[] x = (long[]) a; for (int i = f; i < t; i++) x[i] = v(s, i); },
+        (a, f, t, s) -> { long[] x = (long[]) a; for (int i = f; i < t; i++) if (x[i] != v(s, i)) return i; return -1; }),
+    new Kind("float", float[]::new,
+        (a, f, t, s) -> { float[] x = (float[]) a; for (int i = f; i < t; i++) x[i] = (float) (v(s, i) >> 40); },
+        (a, f, t, s) -> { float[] x = (float[]) a; for (int i = f; i < t; i++) if (x[i] != (float) (v(s, i) >> 40)) return i; return -1; }),
+    new Kind("double", double[]::new,
+        (a, f, t, s) -> { double[] x = (double[]) a; for (int i = f; i < t; i++) x[i] = v(s, i) >> 11; },
+        (a, f, t, s) -> { double[] x = (double[]) a; for (int i = f; i < t; i++) if (x[i] != (v(s, i) >> 11)) return i; return -1; }),
+    new Kind("boolean", boolean[]::new,
+        (a, f, t, s) -> { boolean[] x = (boolean[]) a; for (int i = f; i < t; i++) x[i] = v(s, i) < 0; },
+        (a, f, t, s) -> { boolean[] x = (boolean[]) a; for (int i = f; i < t; i++) if (x[i] != (v(s, i) < 0)) return i; return -1; }),
+  };
+
+  /** Seeds: what a rank sends (its own rank), what fills a receive array before the call. */
+  static long sent(int r) { return 1000 + r; }
+  static final long UNTOUCHED = 7;
+
+  /** The receive array: the pattern `UNTOUCHED` except [off, off + got), which holds what prev sent
+   *  from its own [sendOff, ...) (shifted: the pattern is a function of the index). */
+  private void expectReceived(Kind k, Object a, int off, int got, int sendOff, String what) {
+    int bad = k.check().at(a, 0, off, UNTOUCHED);
+    assertEquals(-1, bad, k.name() + " " + what + ": element " + bad + " before the range was written");
+    // element off + i came from the sender's element sendOff + i: compared at the sender's indices
+    Object shifted = k.make().apply(sendOff + got);
+    System.arraycopy(a, off, shifted, sendOff, got);
+    bad = k.check().at(shifted, sendOff, sendOff + got, sent(prev));
+    assertEquals(-1, bad, k.name() + " " + what + ": received element " + (bad - sendOff + off) + " differs");
+    int len = java.lang.reflect.Array.getLength(a);
+    bad = k.check().at(a, off + got, len, UNTOUCHED);
+    assertEquals(-1, bad, k.name() + " " + what + ": element " + bad + " after the message was written");
+  }
+
+  private Object source(Kind k) {
+    Object a = k.make().apply(LENGTH);
+    k.fill().at(a, 0, LENGTH, sent(rank));
+    return a;
+  }
+
+  private Object target(Kind k) {
+    Object a = k.make().apply(LENGTH);
+    k.fill().at(a, 0, LENGTH, UNTOUCHED);
+    return a;
+  }
+
+  /** A direct buffer holding what `k`'s [off, off + n) of `a` holds (the peer's side). */
+  private static ByteBuffer bytesOf(Kind k, Object a, int off, int n, int elementBytes) {
+    ByteBuffer b = Buffers.newByteBuffer(n * elementBytes);
+    switch (k.name()) {
+      case "byte": b.put((byte[]) a, off, n); break;
+      case "short": b.asShortBuffer().put((short[]) a, off, n); break;
+      case "char": b.asCharBuffer().put((char[]) a, off, n); break;
+      case "int": b.asIntBuffer().put((int[]) a, off, n); break;
+      case "long": b.asLongBuffer().put((long[]) a, off, n); break;
+      case "float": b.asFloatBuffer().put((float[]) a, off, n); break;
+      case "double": b.asDoubleBuffer().put((double[]) a, off, n); break;
+      default:
+        boolean[] z = (boolean[]) a;
+        for (int i = 0; i < n; i++) b.put(i, (byte) (z[off + i] ? 1 : 0));
+    }
+    return b.clear();
+  }
+
+  private static int bytesPer(Kind k) {
+    switch (k.name()) {
+      case "short": case "char": return 2;
+      case "int": case "float": return 4;
+      case "long": case "double": return 8;
+      default: return 1;
+    }
+  }
+
+  @Test
+  void blockingSendOfARange() {
+    for (Kind k : KINDS) {
+      Object out = source(k), in = target(k);
+      for (int[] r : new int[][] {{BIG_OFF, BIG_N}, {SMALL_OFF, SMALL_N}}) {
+        // the receive of what this rank's send carries: posted first, into a direct buffer
+        ByteBuffer got = Buffers.newByteBuffer(r[1] * bytesPer(k));
+        try (Request q = world.irecv(got, prev, 1)) {
+          world.send(out, r[0], r[1], next, 1);
+          Status st = q.waitFor();
+          assertEquals((long) r[1] * bytesPer(k), st.getCountBytes());
+        }
+        Object p = k.make().apply(LENGTH);  // prev's array, as far as the range goes
+        k.fill().at(p, r[0], r[0] + r[1], sent(prev));
+        assertEquals(bytesOf(k, p, r[0], r[1], bytesPer(k)), got, k.name() + ": the range's bytes");
+      }
+      assertEquals(-1, k.check().at(out, 0, LENGTH, sent(rank)), k.name() + ": the sent array changed");
+      assertEquals(-1, k.check().at(in, 0, LENGTH, UNTOUCHED));
+    }
+  }
+
+  @Test
+  void blockingReceiveIntoARange() {
+    for (Kind k : KINDS) {
+      for (int[] r : new int[][] {{BIG_OFF, BIG_N}, {SMALL_OFF, SMALL_N}}) {
+        Object out = source(k), in = target(k);
+        int recvOff = r[0] + 11, shorter = r[1] - 3;  // a shorter message than the range
+        try (Request s = world.isend(bytesOf(k, out, r[0], shorter, bytesPer(k)), next, 2)) {
+          Status st = world.recv(in, recvOff, r[1], prev, 2);
+          assertEquals((long) shorter * bytesPer(k), st.getCountBytes());
+          assertEquals(prev, st.getSource());
+          s.waitFor();
+        }
+        expectReceived(k, in, recvOff, shorter, r[0], "recv");
+      }
+    }
+  }
+
+  @Test
+  void wholeArraysOfEveryKindReceiveOnlyWhatArrives() {
+    for (Kind k : KINDS) {
+      Object out = source(k), in = target(k);
+      int n = 100_000;
+      Object msg = k.make().apply(n);
+      System.arraycopy(out, 0, msg, 0, n);
+      try (Request s = world.isend(bytesOf(k, out, 0, n, bytesPer(k)), next, 3)) {
+        world.recv(in, prev, 3);  // the whole array, a shorter message
+        s.waitFor();
+      }
+      expectReceived(k, in, 0, n, 0, "recv of a whole array");
+      ByteBuffer got = Buffers.newByteBuffer(n * bytesPer(k));
+      try (Request q = world.irecv(got, prev, 4)) {
+        world.send(msg, next, 4);
+        q.waitFor();
+      }
+      Object p = k.make().apply(n);
+      k.fill().at(p, 0, n, sent(prev));
+      assertEquals(bytesOf(k, p, 0, n, bytesPer(k)), got, k.name() + ": a whole array sent");
+    }
+  }
+
+  @Test
+  void nonblockingRangesWithCollectionsWhilePending() {
+    for (Kind k : KINDS) {
+      for (int[] r : new int[][] {{BIG_OFF, BIG_N}, {SMALL_OFF, SMALL_N}}) {
+        Object out = source(k), in = target(k);
+        int recvOff = r[0] + 5, shorter = r[1] - 2;
+        Request q = world.irecv(in, recvOff, r[1], prev, 5);
+        // outside the range, the array is the caller's while the receive is pending
+        k.fill().at(in, 0, recvOff, UNTOUCHED + 1);
+        k.fill().at(in, recvOff + r[1], LENGTH, UNTOUCHED + 1);
+        Request s = world.isend(out, r[0], shorter, next, 5);
+        k.fill().at(out, r[0], r[0] + shorter, 99);  // the send carries what the array held at isend
+        System.gc();  // moves what it can: the array's copy must not care
+        byte[][] churn = new byte[64][];
+        for (int i = 0; i < churn.length; i++) churn[i] = new byte[64 << 10];
+        assertEquals((long) shorter * bytesPer(k), q.waitFor().getCountBytes());
+        s.waitFor();
+        q.close();
+        s.close();
+        assertEquals(-1, k.check().at(in, 0, recvOff, UNTOUCHED + 1), k.name() + ": before the range");
+        assertEquals(-1, k.check().at(in, recvOff + r[1], LENGTH, UNTOUCHED + 1), k.name() + ": after the range");
+        assertEquals(-1, k.check().at(in, recvOff + shorter, recvOff + r[1], UNTOUCHED),
+            k.name() + ": the range past the message");
+        Object shifted = k.make().apply(r[0] + shorter);
+        System.arraycopy(in, recvOff, shifted, r[0], shorter);
+        assertEquals(-1, k.check().at(shifted, r[0], r[0] + shorter, sent(prev)), k.name() + ": the message");
+      }
+    }
+  }
+
+  @Test
+  void matchedReceivesIntoARange() {
+    for (Kind k : new Kind[] {KINDS[0], KINDS[6]}) {
+      Object out = source(k), in = target(k);
+      try (Request s = world.isend(bytesOf(k, out, BIG_OFF, BIG_N, bytesPer(k)), next, 6)) {
+        Message m = world.mprobe(prev, 6);
+        Status st = m.recv(in, BIG_OFF + 1, BIG_N + 10);
+        assertEquals((long) BIG_N * bytesPer(k), st.getCountBytes());
+        s.waitFor();
+      }
+      expectReceived(k, in, BIG_OFF + 1, BIG_N, BIG_OFF, "Message.recv");
+      Object whole = target(k);
+      try (Request s = world.isend(bytesOf(k, out, 0, SMALL_N, bytesPer(k)), next, 7)) {
+        world.mprobe(prev, 7).recv(whole);  // the whole array, a short message
+        s.waitFor();
+      }
+      expectReceived(k, whole, 0, SMALL_N, 0, "Message.recv of a whole array");
+    }
+  }
+
+  @Test
+  void directBufferRangesInNonblockingCalls() {
+    DoubleBuffer out = Buffers.newDoubleBuffer(100), in = Buffers.newDoubleBuffer(100);
+    for (int i = 0; i < 100; i++) {
+      out.put(i, 1000 * rank + i);
+      in.put(i, -1);
+    }
+    out.position(10);
+    try (Request q = world.irecv(in, 20, 30, prev, 8); Request s = world.isend(out, 5, 30, next, 8)) {
+      s.waitFor();
+      assertEquals(30 * 8, q.waitFor().getCountBytes());
+    }
+    for (int i = 0; i < 100; i++)
+      assertEquals(i >= 20 && i < 50 ? 1000 * prev + (i - 20 + 15) : -1, in.get(i), "element " + i);
+    assertEquals(10, out.position(), "the buffer's position stays");
+  }
+
+  @Test
+  void windowPutOfARangeOfAnArray() {
+    int n = 20_000;
+    try (Window w = Window.allocate(world, n, TypeKind.FLOAT64)) {
+      w.fence();
+      double[] a = new double[LENGTH];
+      for (int i = 0; i < LENGTH; i++) a[i] = rank * 1e7 + i;
+      w.put(a, 12_345, n, next, 0);
+      w.fence();
+      DoubleBuffer mem = w.memory().asDoubleBuffer();
+      for (int i = 0; i < n; i += 997) assertEquals(prev * 1e7 + 12_345 + i, mem.get(i), "element " + i);
+      assertEquals(prev * 1e7 + 12_345 + n - 1, mem.get(n - 1));
+      w.fence();
+      w.accumulate(a, 0, 1, next, 0, Op.SUM);
+      w.fence();
+      assertEquals(prev * 1e7 + 12_345 + prev * 1e7, mem.get(0));
+    }
+  }
+
+  @Test
+  void badRangesThrow() {
+    byte[] a = new byte[16];
+    long[] l = new long[16];
+    assertThrows(IndexOutOfBoundsException.class, () -> world.send(a, -1, 1, next, 9));
+    assertThrows(IndexOutOfBoundsException.class, () -> world.send(a, 10, 7, next, 9));
+    assertThrows(IndexOutOfBoundsException.class, () -> world.send(l, 17, 0, next, 9));
+    assertThrows(IndexOutOfBoundsException.class, () -> world.send(l, 0, -1, next, 9));
+    assertThrows(IndexOutOfBoundsException.class, () -> world.send(a, Long.MAX_VALUE, 1, next, 9));
+    assertThrows(IndexOutOfBoundsException.class, () -> world.send(a, 1, Long.MAX_VALUE, next, 9));
+    assertThrows(IndexOutOfBoundsException.class, () -> world.recv(a, 16, 1, prev, 9));
+    assertThrows(IndexOutOfBoundsException.class, () -> world.recv(l, 0, Integer.MAX_VALUE + 1L, prev, 9));
+    assertThrows(IndexOutOfBoundsException.class, () -> world.isend(a, 8, 9, next, 9));
+    assertThrows(IndexOutOfBoundsException.class, () -> world.irecv(l, -3, 2, prev, 9));
+    assertThrows(IndexOutOfBoundsException.class,
+        () -> world.isend(Buffers.newByteBuffer(4), 2, 3, next, 9));
+    assertThrows(IllegalArgumentException.class,
+        () -> world.isend(Buffers.typed(a, 2, Datatype.BYTE), 0, 1, next, 9));
+    assertThrows(NullPointerException.class, () -> world.isend(null, 0, 1, next, 9));
+    assertThrows(NullPointerException.class, () -> world.send(null, 0, 1, next, 9));
+    // a matched message stays matched when the range is refused; then it is received
+    try (Request s = world.isend(Buffers.newByteBuffer(4), next, 9)) {
+      Message m = world.mprobe(prev, 9);
+      assertThrows(IndexOutOfBoundsException.class, () -> m.recv(a, 14, 4));
+      assertEquals(4, m.recv(a, 12, 4).getCountBytes());
+      s.waitFor();
+    }
+    try (Window w = Window.allocate(world, 64, TypeKind.INT8)) {
+      w.fence();
+      assertThrows(IndexOutOfBoundsException.class, () -> w.put(a, 15, 2, next, 0));
+      w.fence();
+    }
+    // the empty range at the end is a range
+    try (Request q = world.irecv(l, 16, 0, prev, 10)) {
+      world.send(a, 16, 0, next, 10);
+      assertEquals(0, q.waitFor().getCountBytes());
+    }
+  }
+}

@@ -233,8 +233,9 @@ TEST_CASE("the receive guard is on where the MPI is not safe, unless OOMPI_RECV_
   CAPTURE(oompi::environment::receive_protection_reason());
   CHECK(oompi::environment::receive_guard() ==
         (OOMPI_RECV_GUARD && !off_by_env && (on_by_env || !mpi_safe)));
-  if (env) CHECK(oompi::environment::receive_protection_reason().find("OOMPI_RECV_GUARD") !=
-                 std::string::npos);
+  if (env && OOMPI_RECV_GUARD)  // compiled out (MPICH), the variable has nothing to switch
+    CHECK(oompi::environment::receive_protection_reason().find("OOMPI_RECV_GUARD") !=
+          std::string::npos);
 }
 
 TEST_CASE("the receive guard can be switched off and on", "[guard_switch]") {

@@ -2,7 +2,11 @@
 ERR_TRUNCATE, nothing outside the slice written, the slice holding the message's first elements
 (or unchanged: MPI specifies neither).
 Open MPI 4.1 alone writes a message above its eager limit (1000 and 100000 doubles here) past
-the slice. Ring: at 1 rank each rank sends to itself, sends first."""
+the slice; oompi.Environment sets pml_ob1_max_rdma_per_request=0 before MPI_Init so that it does
+not (Environment.receive_protection() "mpi"), or guards blocking receives ("guard").
+Ring: at 1 rank each rank sends to itself, sends first."""
+import os
+
 import numpy as np
 import pytest
 
@@ -97,13 +101,68 @@ def test_sendrecv_into_a_slice(world, n):
     check_slice(b, n)
 
 
-def test_receive_guard_switch(world):
-    """Environment.set_receive_guard: off, a message that fits as usual (and on Open MPI 4 a
-    larger one past the slice, inside the array here: the guard was off); back on, nothing
-    outside the slice is written."""
+def test_protection_is_reported():
+    """What the environment did to the MPI, and why (the registration says what it must be)."""
+    mode = oompi.Environment.receive_protection()
+    why = oompi.Environment.receive_protection_reason()
+    assert mode in ("mpi", "guard", "none")
+    assert why
+    assert oompi.Environment.receive_guard() == (mode == "guard"), why
+    expect = os.environ.get("OOMPI_TEST_EXPECT_PROTECTION")
+    if expect is not None:
+        assert mode == expect, why
+
+
+CANARY = 0x5A
+
+
+def landing(nbytes):
+    return np.full(nbytes + 65, CANARY, dtype=np.uint8)
+
+
+def written_after(a):
+    return int(np.count_nonzero(a[1:] != CANARY))
+
+
+@pytest.mark.parametrize("nbytes", [4 << 10, 64 << 10, 4 << 20])
+def test_too_large_into_one_element(world, nbytes):
+    """A too-large message into a 1-byte receive: blocking, sendrecv, nonblocking, persistent;
+    ERR_TRUNCATE and not one byte after the receive buffer written. Nonblocking and persistent
+    receives are plain MPI: checked where the MPI itself stops at the buffer's end ("mpi")."""
     right, left = ring(world)
-    version = oompi.Environment.library_version()
-    assert oompi.Environment.receive_guard() == version.startswith("Open MPI")
+    msg = np.full(nbytes, ord("m"), dtype=np.uint8)
+    a = landing(nbytes)
+    s = world.isend(msg, right, 21)
+    expect_truncate(lambda: world.recv(a[:1], left, 21))
+    s.wait()
+    assert written_after(a) == 0
+    b = landing(nbytes)
+    expect_truncate(lambda: world.sendrecv(msg, right, 22, b[:1], left, 22))
+    assert written_after(b) == 0
+    if oompi.Environment.receive_protection() != "mpi":
+        pytest.skip("irecv and recv_init are not guarded where the MPI does not stop at the "
+                    "buffer's end")
+    c = landing(nbytes)
+    s = world.isend(msg, right, 23)  # first: to itself, a receive posted first is silent
+    r = world.irecv(c[:1], left, 23)
+    expect_truncate(r.wait)
+    s.wait()
+    assert written_after(c) == 0
+    d = landing(nbytes)
+    with world.recv_init(d[:1], left, 24) as p:
+        s = world.isend(msg, right, 24)
+        p.start()
+        expect_truncate(p.wait)
+        s.wait()
+    assert written_after(d) == 0
+
+
+def test_receive_guard_switch(world):
+    """Environment.set_receive_guard: off, a message that fits as usual (and where the MPI stops
+    at the buffer's end, a larger one writes nothing outside the slice; elsewhere Open MPI writes
+    it past: the plain C control c.truncation_control shows that); on, nothing outside."""
+    right, left = ring(world)
+    was_on = oompi.Environment.receive_guard()
     n = 100000
     try:
         oompi.Environment.set_receive_guard(False)
@@ -113,16 +172,17 @@ def test_receive_guard_switch(world):
         assert world.recv(a[OFFSET:OFFSET + n], left, 6).count_bytes == 8 * n
         s.wait()
         check_slice(a, n)
-        if version.startswith("Open MPI v4."):
+        if oompi.Environment.receive_protection() == "mpi":
             a = sentinels(n)
             s = world.isend(message(n), right, 7)
             expect_truncate(lambda: world.recv(a[OFFSET:OFFSET + n], left, 7))
             s.wait()
-            assert a[OFFSET + n] == n + 0.5, "the guard was off: written past the slice"
-    finally:
+            check_slice(a, n)
         oompi.Environment.set_receive_guard(True)
-    a = sentinels(n)
-    s = world.isend(message(n), right, 8)
-    expect_truncate(lambda: world.recv(a[OFFSET:OFFSET + n], left, 8))
-    s.wait()
-    check_slice(a, n)
+        a = sentinels(n)
+        s = world.isend(message(n), right, 8)
+        expect_truncate(lambda: world.recv(a[OFFSET:OFFSET + n], left, 8))
+        s.wait()
+        check_slice(a, n)
+    finally:
+        oompi.Environment.set_receive_guard(was_on)

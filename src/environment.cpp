@@ -64,6 +64,12 @@ std::string environment::library_version() { return oompi::environment::library_
 bool environment::cuda_aware() { return oompi::environment::cuda_aware(); }
 bool environment::receive_guard() { return oompi::environment::receive_guard(); }
 void environment::set_receive_guard(bool on) { oompi::environment::set_receive_guard(on); }
+std::string environment::receive_protection() {
+  return oompi::environment::receive_protection();
+}
+std::string environment::receive_protection_reason() {
+  return oompi::environment::receive_protection_reason();
+}
 void environment::abort(int code) {
   std::fflush(stdout);
   std::fflush(stderr);

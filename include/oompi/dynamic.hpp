@@ -22,6 +22,7 @@
 // Processes stay connected until both sides call disconnect() on their intercommunicator (and on
 // any communicator made from it); MPI_Finalize waits for connected processes.
 
+#include "detail/receive_safety.hpp"
 #include "error.hpp"
 #include "info.hpp"
 #include "intercommunicator.hpp"
@@ -256,6 +257,9 @@ inline intercommunicator join(const char* routine, port_fn fn, const intracommun
   if (const int shared = share_verdict(comm, root, verdict, 0).first; shared != verdict_ok)
     throw_verdict(routine, shared, "the port name \"" + port.substr(0, 40) + "\"",
                   comm.rank() == root);
+  // The other job's processes may send without pml_ob1_max_rdma_per_request=0: receives get
+  // the probe guard back (detail/receive_safety.hpp).
+  note_foreign_peers(routine);
   MPI_Comm inter = MPI_COMM_NULL;
   if (const int rc = fn(port.c_str(), hints.native(), root, comm.native(), &inter);
       rc != MPI_SUCCESS)

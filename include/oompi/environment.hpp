@@ -9,7 +9,13 @@
 //
 // If MPI was already initialised by someone else (another library, mpi4py), the environment
 // adopts it: it installs MPI_ERRORS_RETURN but neither finalises nor aborts.
+//
+// On Open MPI it sets OMPI_MCA_pml_ob1_max_rdma_per_request=0 before MPI_Init (unless the user
+// set that parameter), so that a message larger than its receive buffer is never written past
+// the buffer's end, and then decides whether receives need oompi's probe guard
+// (detail/receive_safety.hpp; receive_protection() and receive_protection_reason() tell).
 
+#include "detail/receive_safety.hpp"
 #include "detail/recv_guard.hpp"
 #include "error.hpp"
 
@@ -152,20 +158,24 @@ public:
 #endif
   }
   /// Whether blocking receives check a message's size before receiving it (the receive guard,
-  /// detail/recv_guard.hpp): true on Open MPI unless turned off; false where it is compiled out
-  /// (MPICH, which bounds its writes itself, or -DOOMPI_RECV_GUARD=0). May be called at any time.
+  /// detail/recv_guard.hpp). After an environment initialised MPI: false where the MPI itself
+  /// stops at the buffer's end (receive_protection() == "mpi"), true where oompi cannot tell;
+  /// false where the guard is compiled out (MPICH, -DOOMPI_RECV_GUARD=0). Any time.
   static bool receive_guard() noexcept { return detail::recv_guard_on(); }
-  /// Turns the receive guard off (false) or back on for every thread of the process, as the
-  /// environment variable OOMPI_RECV_GUARD=0 does at start-up. Off, on Open MPI, a message larger
-  /// than its receive buffer (above about 4 KiB) overwrites the memory after the buffer: only for
-  /// programs whose messages always fit. No effect where the guard is compiled out.
-  static void set_receive_guard(bool on) noexcept {
-#if OOMPI_RECV_GUARD
-    detail::g_recv_guard_off.store(!on, std::memory_order_relaxed);
-#else
-    (void)on;
-#endif
-  }
+  /// Turns the receive guard on or off for every thread of the process from now on (as the
+  /// environment variable OOMPI_RECV_GUARD=0/1 does at MPI_Init). Off where receive_protection()
+  /// is not "mpi": a message larger than its receive buffer (on Open MPI's ob1 with RDMA, above
+  /// about 4 KiB) overwrites the memory after the buffer; only for programs whose messages always
+  /// fit. No effect where the guard is compiled out.
+  static void set_receive_guard(bool on) { detail::force_receive_guard(on); }
+  /// How receives are kept inside the caller's buffer: "mpi" (the MPI stops at the buffer's end
+  /// by itself, for every receive: blocking, nonblocking, persistent, sendrecv), "guard" (oompi
+  /// checks the size of a message before a blocking receive takes it; nonblocking and
+  /// persistent receives are not protected) or "none" (the guard turned off on an MPI not known
+  /// to be safe). Any time; decided when an environment starts (or adopts) MPI.
+  static std::string receive_protection() { return detail::receive_protection(); }
+  /// Why receive_protection() is what it is: the PML, the setting and who made it.
+  static std::string receive_protection_reason() { return detail::receive_protection_reason(); }
   /// Terminates every rank of the job (MPI_Abort on MPI_COMM_WORLD) with exit code `code`.
   /// Without a running MPI, terminates this process only.
   [[noreturn]] static void abort(int code) noexcept {
@@ -187,6 +197,7 @@ private:
       OOMPI_CHECK(MPI_Query_thread, (&level));
       owns_ = false;
     } else {
+      detail::arrange_mpi_bounds_before_init();
       OOMPI_CHECK(MPI_Init_thread, (argc, argv, static_cast<int>(required), &level));
       owns_ = true;
     }
@@ -197,6 +208,7 @@ private:
     OOMPI_CHECK(MPI_Comm_set_errhandler, (MPI_COMM_SELF, MPI_ERRORS_RETURN));
     // MPI_File_open and MPI_File_delete report through MPI_FILE_NULL's handler (file.hpp).
     OOMPI_CHECK(MPI_File_set_errhandler, (MPI_FILE_NULL, MPI_ERRORS_RETURN));
+    detail::assess_receive_safety(owns_);
   }
 
   thread_level required_ = thread_level::single;

@@ -19,16 +19,21 @@
 // that fit are unpacked into the caller's buffer and the call fails with MPI_ERR_TRUNCATE (the
 // status, when asked for, holds the message's true size and MPI_ERR_TRUNCATE).
 //
+// Where the MPI itself stops at the buffer's end (Open MPI's ob1 with
+// pml_ob1_max_rdma_per_request=0, which oompi::environment arranges; ucx; MPICH), the guard is
+// off and every receive is plain MPI (detail/receive_safety.hpp decides at MPI_Init).
+//
 // A posted nonblocking receive (irecv, recv_init) cannot be guarded: the size is unknown until
 // it matches, and matching it later (an Improbe in test/wait) would change which receive gets
 // which message and deadlock the usual irecv-then-send exchange of large messages. Its buffer
 // must hold any message that can match it. Matched receives (mrecv, imrecv) know the size.
 //
 // -DOOMPI_RECV_GUARD=0 / =1 overrides the choice (0: MPI_Recv directly, as a C program does).
-// Where the guard is compiled in, a process can still turn it off at run time: the environment
-// variable OOMPI_RECV_GUARD=0 (read once, when the library is loaded) or
-// oompi::environment::receive_guard(false). Only for a program whose messages always fit their
-// receive buffers: on Open MPI a larger one then corrupts the memory after the buffer.
+// Where the guard is compiled in, the environment variable OOMPI_RECV_GUARD=0 / =1 forces it
+// off / on (read when the library is loaded and again at MPI_Init), and
+// oompi::environment::set_receive_guard(bool) at run time. The guard is on until an
+// oompi::environment has started MPI and found it safe. Off on an MPI that is not safe
+// (receive_protection() "none"), a message larger than its buffer corrupts the memory after it.
 
 #include "../buffer.hpp"
 
@@ -221,13 +226,13 @@ inline int bounded_recv(void* data, int count, MPI_Datatype type, int source, in
 
 /// MPI_Sendrecv whose receive is bounded: the send is started, the receive is bounded_recv,
 /// then the send is waited for (also when the receive failed: the buffer stays the caller's).
+/// Also on Open MPI without the guard: its MPI_Sendrecv posts the receive before the send, and
+/// a message a rank sends itself into a receive posted first is truncated silently (no
+/// MPI_ERR_TRUNCATE); sending first reports it.
 inline int bounded_sendrecv(const void* sdata, int scount, MPI_Datatype stype, int dest,
                             int stag, void* rdata, int rcount, MPI_Datatype rtype, int source,
                             int rtag, MPI_Comm comm, MPI_Status* st) {
-#if OOMPI_RECV_GUARD
-  if (OOMPI_DETAIL_UNLIKELY(!recv_guard_on()))
-    return MPI_Sendrecv(sdata, scount, stype, dest, stag, rdata, rcount, rtype, source, rtag,
-                        comm, st);
+#if OOMPI_RECV_GUARD || defined(OPEN_MPI)
   MPI_Request r = MPI_REQUEST_NULL;
   int rc = MPI_Isend(sdata, scount, stype, dest, stag, comm, &r);
   if (rc != MPI_SUCCESS) return rc;
@@ -243,9 +248,7 @@ inline int bounded_sendrecv(const void* sdata, int scount, MPI_Datatype stype, i
 /// MPI_Sendrecv_replace, bounded: the outgoing data is packed into a buffer of its own first.
 inline int bounded_sendrecv_replace(void* data, int count, MPI_Datatype type, int dest, int stag,
                                     int source, int rtag, MPI_Comm comm, MPI_Status* st) {
-#if OOMPI_RECV_GUARD
-  if (OOMPI_DETAIL_UNLIKELY(!recv_guard_on()))
-    return MPI_Sendrecv_replace(data, count, type, dest, stag, source, rtag, comm, st);
+#if OOMPI_RECV_GUARD || defined(OPEN_MPI)
   int packed = 0;
   int rc = MPI_Pack_size(count, type, comm, &packed);
   if (rc != MPI_SUCCESS) return rc;

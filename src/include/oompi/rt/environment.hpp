@@ -39,9 +39,16 @@ public:
   static std::string library_version();
   /// Whether blocking receives check a message's size first (oompi::environment::receive_guard).
   static bool receive_guard();
-  /// Turns the receive guard off or on for the process (as OOMPI_RECV_GUARD=0 does): off, on
-  /// Open MPI, a message larger than its receive buffer overwrites the memory after it.
+  /// Turns the receive guard off or on for the process (as OOMPI_RECV_GUARD=0/1 does): off,
+  /// where receive_protection() is not "mpi", a message larger than its receive buffer
+  /// overwrites the memory after it.
   static void set_receive_guard(bool on);
+  /// "mpi" (the MPI stops at the receive buffer's end, every receive), "guard" (blocking
+  /// receives checked with a matched probe first) or "none"
+  /// (oompi::environment::receive_protection).
+  static std::string receive_protection();
+  /// Why: the PML, the pml_ob1_max_rdma_per_request setting and who made it.
+  static std::string receive_protection_reason();
   /// Whether MPI accepts CUDA device pointers as buffers (oompi::environment::cuda_aware).
   static bool cuda_aware();
   /// Terminates every rank of the job (MPI_Abort on MPI_COMM_WORLD).

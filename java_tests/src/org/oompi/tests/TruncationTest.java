@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,9 @@ import org.oompi.Request;
  * with MPI.ERR_TRUNCATE, nothing outside the slice written, the slice holding the message's first
  * elements (or unchanged: MPI specifies neither). Open MPI 4.1 alone writes a message above its
  * eager limit (1000 and 100000 doubles here) past the slice: in a Java array that is heap
- * corruption. Ring: at 1 rank to itself.
+ * corruption; oompi's Environment sets pml_ob1_max_rdma_per_request=0 before MPI_Init so that it
+ * does not (Environment.receiveProtection(): "mpi"), or guards blocking receives ("guard").
+ * Ring: at 1 rank to itself, sends first.
  */
 @ExtendWith(MpiExtension.class)
 class TruncationTest {
@@ -151,16 +154,105 @@ class TruncationTest {
     }
   }
 
+  /** What the environment did to the MPI, and why (the registration says what it must be). */
+  @Test
+  void protectionIsReported() {
+    String mode = Environment.receiveProtection();
+    String why = Environment.receiveProtectionReason();
+    assertTrue(mode.equals("mpi") || mode.equals("guard") || mode.equals("none"), mode);
+    assertFalse(why.isEmpty());
+    assertEquals(mode.equals("guard"), Environment.receiveGuard(), why);
+    String expect = System.getenv("OOMPI_TEST_EXPECT_PROTECTION");
+    if (expect != null) assertEquals(expect, mode, why);
+  }
+
+  private static final int CANARY = 0x5a;
+
+  /** A direct buffer of 1 + bytes + 64 canary bytes; the receive buffer is its first byte. */
+  private static ByteBuffer landing(int bytes) {
+    ByteBuffer b = Buffers.newByteBuffer(bytes + 65);
+    for (int i = 0; i < b.capacity(); i++) b.put(i, (byte) CANARY);
+    return b;
+  }
+
+  private static ByteBuffer first(ByteBuffer whole) {
+    ByteBuffer one = whole.duplicate();
+    one.position(0).limit(1);
+    return one;
+  }
+
+  private static int writtenAfter(ByteBuffer whole) {
+    int n = 0;
+    for (int i = 1; i < whole.capacity(); i++) n += whole.get(i) != (byte) CANARY ? 1 : 0;
+    return n;
+  }
+
+  private static ByteBuffer bytesMessage(int bytes) {
+    ByteBuffer m = Buffers.newByteBuffer(bytes);
+    for (int i = 0; i < bytes; i++) m.put(i, (byte) 'm');
+    return m;
+  }
+
   /**
-   * Environment.setReceiveGuard: off, a message that fits is received as usual (and on Open MPI 4
-   * a larger one is written past the slice: into the rest of the direct buffer here, which shows
-   * the guard was off); back on, nothing outside the slice is written.
+   * A too-large message (4 KiB, 64 KiB, 4 MiB) into a 1-byte receive: blocking (direct buffer
+   * and heap array), nonblocking, persistent, sendrecv; MPI.ERR_TRUNCATE and not one byte after
+   * the receive buffer written. Nonblocking and persistent receives are plain MPI: checked
+   * where the MPI itself stops at the buffer's end (receiveProtection "mpi").
+   */
+  @Test
+  void tooLargeIntoOneElement() {
+    boolean mpiSafe = Environment.receiveProtection().equals("mpi");
+    for (int bytes : new int[] {4 << 10, 64 << 10, 4 << 20}) {
+      String what = bytes + " B, " + Environment.receiveProtection();
+      ByteBuffer msg = bytesMessage(bytes);
+
+      ByteBuffer b = landing(bytes);
+      Request s = world.isend(msg, next, 21);
+      expectTruncate(() -> world.recv(first(b), prev, 21));
+      s.waitFor();
+      assertEquals(0, writtenAfter(b), "blocking, " + what);
+
+      byte[] a = new byte[bytes + 65];
+      Arrays.fill(a, (byte) CANARY);
+      s = world.isend(msg, next, 22);
+      expectTruncate(() -> world.recv(a, 0, 1, prev, 22));
+      s.waitFor();
+      int after = 0;
+      for (int i = 1; i < a.length; i++) after += a[i] != (byte) CANARY ? 1 : 0;
+      assertEquals(0, after, "blocking into an array, " + what);
+
+      ByteBuffer c = landing(bytes);
+      expectTruncate(() -> world.sendrecv(msg, next, 23, first(c), prev, 23));
+      assertEquals(0, writtenAfter(c), "sendrecv, " + what);
+
+      if (!mpiSafe) continue;  // irecv and recvInit are not guarded
+      ByteBuffer d = landing(bytes);
+      s = world.isend(msg, next, 24);  // first: to itself, a receive posted first is silent
+      Request r = world.irecv(first(d), prev, 24);
+      expectTruncate(r::waitFor);
+      s.waitFor();
+      assertEquals(0, writtenAfter(d), "irecv, " + what);
+
+      ByteBuffer e = landing(bytes);
+      try (Request p = world.recvInit(first(e), prev, 25)) {
+        s = world.isend(msg, next, 25);
+        p.start();
+        expectTruncate(p::waitFor);
+        s.waitFor();
+      }
+      assertEquals(0, writtenAfter(e), "recvInit, " + what);
+    }
+  }
+
+  /**
+   * Environment.setReceiveGuard: off, a message that fits is received as usual (and where the
+   * MPI stops at the buffer's end, a larger one writes nothing outside the slice; elsewhere Open
+   * MPI writes it past: the plain C control c.truncation_control shows that); on, nothing
+   * outside the slice is written.
    */
   @Test
   void receiveGuardSwitch() {
-    boolean openMpi4 = Environment.libraryVersion().startsWith("Open MPI v4.");
-    assertEquals(Environment.libraryVersion().startsWith("Open MPI"), Environment.receiveGuard(),
-        "on by default with Open MPI, off with MPICH");
+    boolean wasOn = Environment.receiveGuard();
     int n = 100000;
     try {
       Environment.setReceiveGuard(false);
@@ -172,20 +264,22 @@ class TruncationTest {
       assertEquals(8L * n, world.recv(slice(b, n), prev, 6).getCountBytes());
       s.waitFor();
       checkSlice(b, n);
-      if (openMpi4) {
+      if (Environment.receiveProtection().equals("mpi")) {
         DoubleBuffer c = directSentinels(n);
         Request s2 = world.isend(message(n), next, 7);
         expectTruncate(() -> world.recv(slice(c, n), prev, 7));
         s2.waitFor();
-        assertEquals(n + 0.5, c.get(OFFSET + n), "the guard was off: written past the slice");
+        checkSlice(c, n);
       }
-    } finally {
       Environment.setReceiveGuard(true);
+      assertTrue(Environment.receiveGuard() || Environment.receiveProtection().equals("mpi"));
+      double[] a = sentinels(n);
+      s = world.isend(message(n), next, 8);
+      expectTruncate(() -> world.recv(a, OFFSET, n, prev, 8));
+      s.waitFor();
+      checkSlice(a, n);
+    } finally {
+      Environment.setReceiveGuard(wasOn);
     }
-    double[] a = sentinels(n);
-    Request s = world.isend(message(n), next, 8);
-    expectTruncate(() -> world.recv(a, OFFSET, n, prev, 8));
-    s.waitFor();
-    checkSlice(a, n);
   }
 }

@@ -1,6 +1,7 @@
 using System;
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using System.Text.Json.Serialization.Metadata;
 using Oompi;
 
 namespace MPI
@@ -33,11 +34,39 @@ namespace MPI
             IncludeFields = true,
             ReferenceHandler = ReferenceHandler.Preserve,
             MaxDepth = 4096,
+            TypeInfoResolver = new DefaultJsonTypeInfoResolver(),
         };
+
+        // Why T cannot travel (null when it can), found once.
+        private static readonly string refusal = FindRefusal();
+
+        private static string FindRefusal()
+        {
+            if (OnWire) return null;
+            Type t = typeof(T);
+            if (t == typeof(object) || t.IsInterface || t.IsAbstract || typeof(Delegate).IsAssignableFrom(t) || t.IsPointer)
+                return $"name a concrete type, not {t}";
+            try
+            {
+                var info = Json.GetTypeInfo(t);
+                if (info.Kind == JsonTypeInfoKind.Object && info.Properties.Count == 0)
+                    return "it has no public fields or properties, so nothing of it would arrive";
+                if (info.Kind == JsonTypeInfoKind.Object && info.CreateObject is null && !HasPublicConstructor(t))
+                    return "it has no public constructor to rebuild it with";
+                return null;
+            }
+            catch (Exception e) when (e is NotSupportedException or InvalidOperationException or ArgumentException)
+            {
+                return e.Message;
+            }
+        }
+
+        private static bool HasPublicConstructor(Type t) => t.IsValueType || t.GetConstructors().Length > 0;
 
         /// <summary>T's JSON bytes; ArgumentException naming T when JSON cannot write or rebuild it.</summary>
         internal static byte[] Encode(T value)
         {
+            Check();
             try
             {
                 return JsonSerializer.SerializeToUtf8Bytes(value, Json);
@@ -72,9 +101,7 @@ namespace MPI
         // The checks a sender makes before it sends (so that no receiver waits for nothing).
         internal static void Check()
         {
-            if (OnWire) return;
-            if (typeof(T) == typeof(object) || typeof(T).IsInterface || typeof(T).IsAbstract || typeof(Delegate).IsAssignableFrom(typeof(T)))
-                throw Refuse(new NotSupportedException($"MPI: name a concrete type, not {typeof(T)}"));
+            if (refusal is not null) throw Refuse(new NotSupportedException(refusal));
         }
 
         internal static void Send(Comm c, T value, int dest, int tag)

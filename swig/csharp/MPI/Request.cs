@@ -94,6 +94,11 @@ namespace MPI
         private CompletedStatus Finish(Oompi.Status s)
         {
             request.Dispose();
+            // MPI.NET documents MessageTruncatedException for a message longer than the array.
+            // Open MPI's self path completes such a receive with success and the truncated length
+            // in the status error only (seen at 1 rank): both are checked here.
+            if (value is Array && (s.Error == Mpi.ErrTruncate || s.CountBytes > (long)count * elementSize))
+                throw new MessageTruncatedException($"MPI: a message of {s.CountBytes} bytes arrived for an array of {count} elements of {elementSize} bytes");
             int n = elementSize > 0 && s.CountBytes >= 0 ? (int)(s.CountBytes / elementSize) : count;
             if (elementSize == 0) n = count;
             var st = new CompletedStatus(s, n);

@@ -75,11 +75,30 @@ namespace MpiNetTests
             r.Cancel();
             var st = r.Wait();
             Assert.True(st.Cancelled);
+            // An object receive that has not matched a message: it stops probing, completes as cancelled.
             var o = W.ImmediateReceive<string>(Prev, 71);
             o.Cancel();
-            Assert.Null(o.Test());
-            Assert.Throws<InvalidOperationException>(() => o.Wait());
+            Assert.True(o.Test().Cancelled);
+            Assert.True(o.Wait().Cancelled);
+            Assert.Null(o.GetValue());
             W.Barrier();
+        }
+
+        [Fact]
+        public void ObjectArrayReceivedIntoTheGivenArray()
+        {
+            var into = new string[3];
+            var r = W.ImmediateReceive(Prev, 73, into);
+            var s = W.ImmediateSend(new[] { "a", W.Rank.ToString() }, Next, 73);
+            Assert.Equal(2, r.Wait().Count());
+            s.Wait();
+            Assert.Same(into, r.GetValue());
+            Assert.Equal(new[] { "a", Prev.ToString(), null }, into);
+            var small = new string[1];
+            var r2 = W.ImmediateReceive(Prev, 74, small);
+            var s2 = W.ImmediateSend(new[] { "a", "b" }, Next, 74);
+            Assert.Throws<MessageTruncatedException>(() => r2.Wait());
+            s2.Wait();
         }
 
         [Fact]

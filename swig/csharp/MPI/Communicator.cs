@@ -86,6 +86,9 @@ namespace MPI
         internal static Communicator Adopt(Comm c)
         {
             if (c is null || c.IsNull()) return null;
+            if (c is Intercomm) return new Intercommunicator(c);
+            if (c is CartComm cart) return new CartesianCommunicator(cart);
+            if (c is GraphComm graph) return new GraphCommunicator(graph);
             if (c.IsInter()) return new Intercommunicator(c);
             return new Intracommunicator(c);
         }
@@ -144,7 +147,12 @@ namespace MPI
         /// <summary>A duplicate: the same processes, a separate communication space (collective).</summary>
         public object Clone()
         {
-            try { return Adopt(comm.Dup()); }
+            try
+            {
+                var clone = Adopt(comm.Dup());
+                CopyAttributesTo(clone);
+                return clone;
+            }
             catch (MpiException e) { throw Translate(e); }
         }
 

@@ -81,6 +81,23 @@ namespace MPI
         /// <summary>The largest message tag (MPI_TAG_UB).</summary>
         public static int MaxTag => Comm.TagUb();
 
+        /// <summary>Initialises MPI, runs <paramref name="action"/> with the world communicator, finalises MPI.</summary>
+        public static void Run(ref string[] args, Action<Intracommunicator> action) => Run(ref args, Threading.Serialized, action);
+
+        /// <summary>As <see cref="Run(ref string[], Action{Intracommunicator})"/> with a thread level.</summary>
+        public static void Run(ref string[] args, Threading threading, Action<Intracommunicator> action)
+        {
+            if (action is null) throw new ArgumentNullException(nameof(action));
+            using (new Environment(ref args, threading)) action(Communicator.world);
+        }
+
+        /// <summary>Runs <paramref name="action"/> with the world communicator (no arguments for MPI).</summary>
+        public static void Run(Action<Intracommunicator> action)
+        {
+            var args = Array.Empty<string>();
+            Run(ref args, action);
+        }
+
         /// <summary>Ends every process of the job (MPI_Abort on the world communicator).</summary>
         public static void Abort(int errorCode) => MpiEnvironment.Abort(errorCode);
     }

@@ -47,6 +47,10 @@ namespace MPI
             return Rank == root ? r : null;
         }
 
+        /// <summary>Every process's array (all of the same length), concatenated into <paramref name="outValues"/> at the root.</summary>
+        public void GatherFlattened<T>(T[] inValues, int root, ref T[] outValues) =>
+            GatherFlattened(inValues, inValues?.Length ?? 0, root, ref outValues);
+
         /// <summary>Every process's <paramref name="count"/> elements, concatenated at the root.</summary>
         public void GatherFlattened<T>(T[] inValues, int count, int root, ref T[] outValues)
         {

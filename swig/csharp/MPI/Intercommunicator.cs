@@ -50,6 +50,17 @@ namespace MPI
             }
         }
 
+        /// <summary>The processes this one was spawned by, or null when it was not spawned.</summary>
+        internal static Intercommunicator ParentOf()
+        {
+            try
+            {
+                var p = Intercomm.Parent();
+                return p is null || p.IsNull() ? null : new Intercommunicator(p);
+            }
+            catch (MpiException e) { throw Errors.Translate(e); }
+        }
+
         /// <summary>One intracommunicator of both groups (collective); the group passing <c>upper</c> true is ranked last.</summary>
         public Intracommunicator Merge(bool upper)
         {

@@ -21,6 +21,24 @@ namespace MPI
     {
         internal Intracommunicator(Comm comm, bool predefined = false) : base(comm, predefined) { }
 
+        /// <summary>
+        /// Starts <paramref name="maxprocs"/> processes running <paramref name="command"/> with
+        /// <paramref name="argv"/> (collective; read at <paramref name="root"/>): the
+        /// intercommunicator to them. A program the root cannot start: ArgumentException everywhere.
+        /// </summary>
+        public Intercommunicator Spawn(string command, string[] argv, int maxprocs, int root)
+        {
+            try
+            {
+                using var args = new StringVector(argv ?? Array.Empty<string>());
+                return new Intercommunicator(comm.Spawn(command, args, maxprocs, root));
+            }
+            catch (MpiException e) { throw Translate(e); }
+        }
+
+        /// <summary>The processes that spawned this job (null when it was not spawned).</summary>
+        public Intercommunicator Parent => Intercommunicator.ParentOf();
+
         // --- helpers -------------------------------------------------------------------------
 
         private void Agree(string error)

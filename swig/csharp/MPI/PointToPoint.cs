@@ -236,7 +236,8 @@ namespace MPI
         /// <summary>
         /// Starts receiving an array into <paramref name="values"/> (plain data: it must be long
         /// enough, and not be touched until the request completes); GetValue returns the array.
-        /// Other types: GetValue returns the array received (values is not written).
+        /// Other types: the elements received are copied into values (when given; a longer array
+        /// arriving throws MessageTruncatedException from Wait), and GetValue returns values.
         /// </summary>
         public ReceiveRequest ImmediateReceive<T>(int source, int tag, T[] values)
         {
@@ -248,7 +249,7 @@ namespace MPI
                     if (values is null) throw new ArgumentNullException(nameof(values));
                     return new DataRequest(ops.ImmediateReceive(comm, values, source, tag), values.Length, ops.Size, values);
                 }
-                return new ObjectReceiveRequest<T[]>(comm, source, tag, null);
+                return new ObjectReceiveRequest<T[]>(comm, source, tag, null, values);
             }
             catch (MpiException e) { throw Translate(e); }
         }

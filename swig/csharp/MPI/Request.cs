@@ -120,54 +120,69 @@ namespace MPI
     }
 
     // A receive of a value of any other type (oompi's IORecv: probe, then receive the bytes).
+    // For an array receive into a given array (`into`), the elements arrive in that array, as
+    // MPI.NET's did, and GetValue returns it.
     internal sealed class ObjectReceiveRequest<T> : ReceiveRequest
     {
         private readonly ObjectRequest<T> wire;
         private readonly ObjectRequest<byte[]> json;
         private readonly Action<T> action;
-        private T value;
+        private readonly Array into;
+        private readonly int source;
+        private object value;
         private bool cancelled;
 
-        internal ObjectReceiveRequest(Comm c, int source, int tag, Action<T> action)
+        internal ObjectReceiveRequest(Comm c, int source, int tag, Action<T> action, Array into = null)
         {
             if (Objects<T>.OnWire) wire = c.IORecv<T>(source, tag);
             else json = c.IORecv<byte[]>(source, tag);
             this.action = action;
+            this.into = into;
+            this.source = source;
         }
 
         private CompletedStatus Finish()
         {
             Oompi.Status s;
+            T got;
             if (wire is not null)
             {
-                value = wire.Wait();
+                got = wire.Wait();
                 s = wire.Status;
                 wire.Dispose();
             }
             else
             {
-                value = Objects<T>.Decode(json.Wait());
+                got = Objects<T>.Decode(json.Wait());
                 s = json.Status;
                 json.Dispose();
             }
-            action?.Invoke(value);
-            return new CompletedStatus(s, 1);
+            int count = 1;
+            value = got;
+            if (into is not null && got is Array a)
+            {
+                if (a.Length > into.Length)
+                    throw new MessageTruncatedException($"MPI: an array of {a.Length} elements arrived for an array of {into.Length}");
+                Array.Copy(a, into, a.Length);
+                value = into;
+                count = a.Length;
+            }
+            action?.Invoke(got);
+            return new CompletedStatus(s, count);
         }
 
-        private protected override CompletedStatus WaitCore()
-        {
-            if (cancelled) throw new InvalidOperationException("MPI: this receive was cancelled before a message matched it");
-            return Finish();
-        }
+        private protected override CompletedStatus WaitCore() =>
+            cancelled ? new CompletedStatus(new Oompi.Status(new StatusData { Source = source, Tag = Mpi.AnyTag, Cancelled = 1 }), 0) : Finish();
 
         private protected override CompletedStatus TestCore()
         {
-            if (cancelled) return null;
+            if (cancelled) return WaitCore();
             bool ready = wire is not null ? wire.Test() : json.Test();
             return ready ? Finish() : null;
         }
 
-        // Before a message matched: stop probing. After: the message is on its way and arrives.
+        // Before a message matched: stop probing (the request completes as cancelled). After:
+        // the message is on its way and arrives.
         private protected override void CancelCore()
         {
             if ((wire is not null ? wire.Status : json.Status) is not null) return;

@@ -44,12 +44,22 @@ namespace MPI
         /// <summary>Receives a value from <paramref name="source"/> (or <see cref="anySource"/>) with <paramref name="tag"/> (or <see cref="anyTag"/>).</summary>
         public T Receive<T>(int source, int tag)
         {
-            Receive(source, tag, out T value, out _);
+            Receive(source, tag, out T value);
             return value;
         }
 
         /// <summary>Receives a value.</summary>
-        public void Receive<T>(int source, int tag, out T value) => Receive(source, tag, out value, out _);
+        public void Receive<T>(int source, int tag, out T value)
+        {
+            var ops = ValueOps<T>.For;
+            if (ops is null)
+            {
+                Receive(source, tag, out value, out _);
+                return;
+            }
+            try { ops.Receive(comm, out value, source, tag); }
+            catch (MpiException e) { throw Translate(e); }
+        }
 
         /// <summary>
         /// Receives a value and its status. Plain data: a message longer than one T throws
@@ -75,7 +85,18 @@ namespace MPI
         }
 
         /// <summary>Receives an array.</summary>
-        public void Receive<T>(int source, int tag, ref T[] values) => Receive(source, tag, ref values, out _);
+        public void Receive<T>(int source, int tag, ref T[] values)
+        {
+            // The common case without a status to build: plain data into an array given.
+            var ops = ValueOps<T>.For;
+            if (ops is null || values is null)
+            {
+                Receive(source, tag, ref values, out _);
+                return;
+            }
+            try { ops.Receive(comm, values, source, tag); }
+            catch (MpiException e) { throw Translate(e); }
+        }
 
         /// <summary>
         /// Receives an array. Plain data: into <paramref name="values"/>, which must be long

@@ -116,40 +116,48 @@ namespace MPI
         /// <summary>MPI's own op for <paramref name="op"/> on T, or null (then a user op runs it).</summary>
         internal static Op For<T>(ReductionOperation<T> op)
         {
-            try
-            {
-                return Find(op);
-            }
-            catch (ArgumentException)
-            {
-                return null;  // T lacks one of the operators: op is not that one
-            }
+            // A few reference comparisons against a table made once per T (this runs on every
+            // reduction: the Type comparisons that build the table would cost more than the call).
+            var table = Table<T>.Entries;
+            for (int i = 0; i < table.Length; i++)
+                if (ReferenceEquals(table[i].Delegate, op)) return table[i].Op;
+            return null;
         }
 
-        private static Op Find<T>(ReductionOperation<T> op)
+        private static class Table<T>
         {
-            Type t = typeof(T);
-            bool integer = IsInteger(t), number = integer || IsFloat(t);
-            if (!number && t != typeof(bool)) return null;
-            if (number)
+            internal static readonly (ReductionOperation<T> Delegate, Op Op)[] Entries = Build();
+
+            private static (ReductionOperation<T>, Op)[] Build()
             {
-                if (ReferenceEquals(op, Operation<T>.Add)) return Oompi.Op.Sum;
-                if (ReferenceEquals(op, Operation<T>.Multiply)) return Oompi.Op.Prod;
-                if (ReferenceEquals(op, Operation<T>.Min)) return Oompi.Op.Min;
-                if (ReferenceEquals(op, Operation<T>.Max)) return Oompi.Op.Max;
+                Type t = typeof(T);
+                bool integer = IsInteger(t), number = integer || IsFloat(t);
+                var list = new System.Collections.Generic.List<(ReductionOperation<T>, Op)>();
+                void Add(Func<ReductionOperation<T>> get, Op op)
+                {
+                    try { list.Add((get(), op)); }
+                    catch (ArgumentException) { /* T lacks the operator: no such delegate */ }
+                }
+                if (number)
+                {
+                    Add(() => Operation<T>.Add, Oompi.Op.Sum);
+                    Add(() => Operation<T>.Multiply, Oompi.Op.Prod);
+                    Add(() => Operation<T>.Min, Oompi.Op.Min);
+                    Add(() => Operation<T>.Max, Oompi.Op.Max);
+                }
+                if (integer || t == typeof(bool))
+                {
+                    Add(() => Operation<T>.LogicalAnd, Oompi.Op.LAnd);
+                    Add(() => Operation<T>.LogicalOr, Oompi.Op.LOr);
+                }
+                if (integer)
+                {
+                    Add(() => Operation<T>.BitwiseAnd, Oompi.Op.BAnd);
+                    Add(() => Operation<T>.BitwiseOr, Oompi.Op.BOr);
+                    Add(() => Operation<T>.ExclusiveOr, Oompi.Op.BXor);
+                }
+                return list.ToArray();
             }
-            if (integer || t == typeof(bool))
-            {
-                if (ReferenceEquals(op, Operation<T>.LogicalAnd)) return Oompi.Op.LAnd;
-                if (ReferenceEquals(op, Operation<T>.LogicalOr)) return Oompi.Op.LOr;
-            }
-            if (integer)
-            {
-                if (ReferenceEquals(op, Operation<T>.BitwiseAnd)) return Oompi.Op.BAnd;
-                if (ReferenceEquals(op, Operation<T>.BitwiseOr)) return Oompi.Op.BOr;
-                if (ReferenceEquals(op, Operation<T>.ExclusiveOr)) return Oompi.Op.BXor;
-            }
-            return null;
         }
     }
 }

@@ -32,6 +32,15 @@ struct bench_support {
     }
     return MPI_Wtime() - t0;
   }
+  /// iters of MPI_Allreduce (MPI_SUM) of the send buffer's doubles over MPI_COMM_WORLD, as a C
+  /// programmer would write it (the baseline of bench/csharp/MpiNet.cs). Returns seconds.
+  static double raw_allreduce_sum(const rt::buffer& send, rt::buffer& recv, int iters) {
+    const int n = static_cast<int>(send.count * send.extent / sizeof(double));
+    const double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i)
+      MPI_Allreduce(send.data, recv.data, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    return MPI_Wtime() - t0;
+  }
   /// raw_pingpong with MPI_Isend / MPI_Irecv + MPI_Wait (MPI_STATUS_IGNORE): the floor of any
   /// binding's nonblocking path (the Java bench's raw_c_nonblocking).
   static double raw_nonblocking_pingpong(rt::buffer& buf, int peer, int iters, bool starter) {

@@ -286,6 +286,7 @@ namespace OompiBench
                 "objects" => Objects.Run(args),
                 "rma" => Rma.Run(args),
                 "selfloop" => SelfLoop.Run(args),
+                "mpinet" => MpiNet.Run(args),
                 _ => Usage(which),
             };
         }

@@ -1,0 +1,104 @@
+using System;
+using Oompi;
+
+namespace MPI
+{
+    /// <summary>The thread support MPI provides (MPI.NET's names for MPI_THREAD_*).</summary>
+    public enum Threading
+    {
+        /// <summary>One thread only (MPI_THREAD_SINGLE).</summary>
+        Single = 0,
+        /// <summary>Only the thread that initialised MPI calls it (MPI_THREAD_FUNNELED).</summary>
+        Funneled = 1,
+        /// <summary>Any thread, one at a time (MPI_THREAD_SERIALIZED).</summary>
+        Serialized = 2,
+        /// <summary>Any thread, concurrently (MPI_THREAD_MULTIPLE).</summary>
+        Multiple = 3,
+    }
+
+    /// <summary>
+    /// MPI.NET's environment: <c>using (new MPI.Environment(ref args)) { ... }</c> initialises MPI
+    /// (an <see cref="MpiEnvironment"/> underneath) and finalises it on Dispose. The static
+    /// members (<see cref="Time"/>, <see cref="ProcessorName"/>, ...) are oompi's.
+    /// </summary>
+    public class Environment : IDisposable
+    {
+        private static MpiEnvironment env;
+        private static Threading provided;
+        private static readonly int mainThread = System.Environment.CurrentManagedThreadId;
+
+        /// <summary>Initialises MPI at <see cref="Threading.Serialized"/> (MPI.NET's default).</summary>
+        public Environment(ref string[] args) : this(ref args, Threading.Serialized) { }
+
+        /// <summary>Initialises MPI with the thread level <paramref name="threading"/> (or less: see <see cref="Threading"/>).</summary>
+        public Environment(ref string[] args, Threading threading)
+        {
+            if (Finalized)
+                throw new InvalidOperationException("MPI.Environment: MPI has been finalized; it cannot be initialised again in this process");
+            if (env is not null)
+                throw new InvalidOperationException("MPI.Environment: MPI is already initialised by another MPI.Environment");
+            env = new MpiEnvironment((ThreadLevel)(int)threading);
+            provided = (Threading)(int)env.Provided;
+            mainThreadId = System.Environment.CurrentManagedThreadId;
+        }
+
+        private static int mainThreadId = mainThread;
+
+        /// <summary>Finalises MPI (once; later calls do nothing).</summary>
+        public void Dispose()
+        {
+            var e = env;
+            if (e is null) return;
+            Communicator.ForgetPredefined();
+            e.Dispose();
+            GC.SuppressFinalize(this);
+        }
+
+        /// <summary>True once MPI has been initialised (by anyone).</summary>
+        public static bool Initialized => MpiEnvironment.Initialized();
+
+        /// <summary>True once MPI has been finalised.</summary>
+        public static bool Finalized => MpiEnvironment.Finalized();
+
+        /// <summary>The thread level MPI provides.</summary>
+        public static Threading Threading => env is not null ? provided : Threading.Single;
+
+        /// <summary>Whether the calling thread initialised MPI.</summary>
+        public static bool IsThreadMain => System.Environment.CurrentManagedThreadId == mainThreadId;
+
+        /// <summary>The name of this processor (MPI_Get_processor_name).</summary>
+        public static string ProcessorName => MpiEnvironment.ProcessorName();
+
+        /// <summary>Seconds since some time in the past (MPI_Wtime).</summary>
+        public static double Time => MpiEnvironment.Wtime();
+
+        /// <summary>The resolution of <see cref="Time"/> in seconds (MPI_Wtick).</summary>
+        public static double TimeResolution => MpiEnvironment.Wtick();
+
+        /// <summary>Whether <see cref="Time"/> is synchronised across processes.</summary>
+        public static bool IsTimeGlobal => Comm.WtimeIsGlobal();
+
+        /// <summary>The largest message tag (MPI_TAG_UB).</summary>
+        public static int MaxTag => Comm.TagUb();
+
+        /// <summary>Initialises MPI, runs <paramref name="action"/> with the world communicator, finalises MPI.</summary>
+        public static void Run(ref string[] args, Action<Intracommunicator> action) => Run(ref args, Threading.Serialized, action);
+
+        /// <summary>As <see cref="Run(ref string[], Action{Intracommunicator})"/> with a thread level.</summary>
+        public static void Run(ref string[] args, Threading threading, Action<Intracommunicator> action)
+        {
+            if (action is null) throw new ArgumentNullException(nameof(action));
+            using (new Environment(ref args, threading)) action(Communicator.world);
+        }
+
+        /// <summary>Runs <paramref name="action"/> with the world communicator (no arguments for MPI).</summary>
+        public static void Run(Action<Intracommunicator> action)
+        {
+            var args = Array.Empty<string>();
+            Run(ref args, action);
+        }
+
+        /// <summary>Ends every process of the job (MPI_Abort on the world communicator).</summary>
+        public static void Abort(int errorCode) => MpiEnvironment.Abort(errorCode);
+    }
+}

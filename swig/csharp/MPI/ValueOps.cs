@@ -1,0 +1,102 @@
+using System;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using Oompi;
+
+namespace MPI
+{
+    /// <summary>
+    /// MPI.NET's generic methods take any T; oompi's typed calls want <c>T : unmanaged</c>. This
+    /// bridges the two: for a T that holds no references (primitives and structs of them, as
+    /// MPI.NET's DatatypeCache found), <see cref="For"/> is an instance of
+    /// <see cref="UnmanagedOps{U}"/> made once per T, whose methods call oompi's generic
+    /// overloads (fast path, MPI datatypes: StructDatatype for structs); for any other T it is
+    /// null and the caller takes the object path (<see cref="Objects{T}"/>).
+    /// </summary>
+    internal abstract class ValueOps<T>
+    {
+        internal static readonly ValueOps<T> For = Make();
+
+        private static ValueOps<T> Make()
+        {
+            if (RuntimeHelpers.IsReferenceOrContainsReferences<T>()) return null;
+            return (ValueOps<T>)Activator.CreateInstance(typeof(UnmanagedOps<>).MakeGenericType(typeof(T)));
+        }
+
+        internal abstract int Size { get; }
+        internal abstract void Send(Comm c, ref T value, int dest, int tag);
+        internal abstract Oompi.Status Receive(Comm c, out T value, int source, int tag);
+        internal abstract void Send(Comm c, T[] values, int dest, int tag);
+        internal abstract Oompi.Status Receive(Comm c, T[] values, int source, int tag);
+        internal abstract Oompi.Status ReceiveMatched(Message m, T[] values);
+        internal abstract Oompi.Status SendReceive(Comm c, T[] send, int dest, int sendTag, T[] recv, int source, int recvTag);
+        internal abstract Oompi.Request ImmediateSend(Comm c, T[] values, int dest, int tag);
+        internal abstract Oompi.Request ImmediateReceive(Comm c, T[] values, int source, int tag);
+        internal abstract void Broadcast(Comm c, T[] values, int root);
+        internal abstract void Reduce(Comm c, T[] send, T[] recv, Op op, int root);
+        internal abstract void Allreduce(Comm c, T[] send, T[] recv, Op op);
+        internal abstract void Scan(Comm c, T[] send, T[] recv, Op op);
+        internal abstract void ExclusiveScan(Comm c, T[] send, T[] recv, Op op);
+        internal abstract void ReduceScatter(Comm c, T[] send, T[] recv, int[] counts, Op op);
+        internal abstract void Gather(Comm c, T[] send, T[] recv, int root);
+        internal abstract void Gatherv(Comm c, T[] send, T[] recv, int[] counts, int[] displs, int root);
+        internal abstract void Allgather(Comm c, T[] send, T[] recv);
+        internal abstract void Allgatherv(Comm c, T[] send, T[] recv, int[] counts, int[] displs);
+        internal abstract void Scatter(Comm c, T[] send, T[] recv, int root);
+        internal abstract void Scatterv(Comm c, T[] send, int[] counts, int[] displs, T[] recv, int root);
+        internal abstract void Alltoall(Comm c, T[] send, T[] recv);
+        internal abstract void Alltoallv(Comm c, T[] send, int[] sendCounts, int[] sendDispls, T[] recv, int[] recvCounts, int[] recvDispls);
+        /// <summary>An MPI user op applying <paramref name="op"/> elementwise (not commutative: MPI keeps rank order).</summary>
+        internal abstract Op UserOp(ReductionOperation<T> op);
+    }
+
+    internal sealed class UnmanagedOps<U> : ValueOps<U> where U : unmanaged
+    {
+        internal override unsafe int Size => sizeof(U);
+
+        internal override void Send(Comm c, ref U value, int dest, int tag) =>
+            c.Send(MemoryMarshal.CreateReadOnlySpan(ref value, 1), dest, tag);
+
+        internal override Oompi.Status Receive(Comm c, out U value, int source, int tag)
+        {
+            value = default;
+            return c.Recv(MemoryMarshal.CreateSpan(ref value, 1), source, tag);
+        }
+
+        internal override void Send(Comm c, U[] values, int dest, int tag) => c.Send(values, dest, tag);
+        internal override Oompi.Status Receive(Comm c, U[] values, int source, int tag) => c.Recv(values, source, tag);
+        internal override unsafe Oompi.Status ReceiveMatched(Message m, U[] values)
+        {
+            fixed (U* p = values) return m.Recv(MpiBuffer.Of(p, values.Length));
+        }
+        internal override Oompi.Status SendReceive(Comm c, U[] send, int dest, int sendTag, U[] recv, int source, int recvTag) =>
+            c.Sendrecv(send, dest, sendTag, recv, source, recvTag);
+        internal override Oompi.Request ImmediateSend(Comm c, U[] values, int dest, int tag) => c.Isend(values, dest, tag);
+        internal override Oompi.Request ImmediateReceive(Comm c, U[] values, int source, int tag) => c.Irecv(values, source, tag);
+        internal override void Broadcast(Comm c, U[] values, int root) => c.Bcast(values, root);
+        internal override void Reduce(Comm c, U[] send, U[] recv, Op op, int root) => c.Reduce(send, recv, op, root);
+        internal override void Allreduce(Comm c, U[] send, U[] recv, Op op) => c.Allreduce(send, recv, op);
+        internal override void Scan(Comm c, U[] send, U[] recv, Op op) => c.Scan(send, recv, op);
+        internal override void ExclusiveScan(Comm c, U[] send, U[] recv, Op op) => c.Exscan(send, recv, op);
+        internal override void ReduceScatter(Comm c, U[] send, U[] recv, int[] counts, Op op) =>
+            c.ReduceScatter(MpiBuffer.Of(send), MpiBuffer.Of(recv), counts, op);
+        internal override void Gather(Comm c, U[] send, U[] recv, int root) => c.Gather(send, recv, root);
+        internal override void Gatherv(Comm c, U[] send, U[] recv, int[] counts, int[] displs, int root) =>
+            c.Gatherv(send, recv, counts, displs, root);
+        internal override void Allgather(Comm c, U[] send, U[] recv) => c.Allgather(send, recv);
+        internal override void Allgatherv(Comm c, U[] send, U[] recv, int[] counts, int[] displs) =>
+            c.Allgatherv(send, recv, counts, displs);
+        internal override void Scatter(Comm c, U[] send, U[] recv, int root) => c.Scatter(send, recv, root);
+        internal override void Scatterv(Comm c, U[] send, int[] counts, int[] displs, U[] recv, int root) =>
+            c.Scatterv(send, counts, displs, recv, root);
+        internal override void Alltoall(Comm c, U[] send, U[] recv) => c.Alltoall(send, recv);
+        internal override void Alltoallv(Comm c, U[] send, int[] sendCounts, int[] sendDispls, U[] recv, int[] recvCounts, int[] recvDispls) =>
+            c.Alltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+
+        internal override Op UserOp(ReductionOperation<U> op) =>
+            Op.Create<U>((input, inOut) =>
+            {
+                for (int i = 0; i < inOut.Length; i++) inOut[i] = op(input[i], inOut[i]);
+            }, commutative: false);
+    }
+}

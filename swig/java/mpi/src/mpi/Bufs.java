@@ -112,6 +112,15 @@ final class Bufs {
         + " (its base type needs a " + t.arrayClass().getComponentType() + "[])");
   }
 
+  /** A new view of all of b (position 0, limit = capacity), byte order kept. */
+  static Buffer view(Buffer b) {
+    if (b instanceof ByteBuffer) {
+      ByteBuffer bb = (ByteBuffer) b;
+      return bb.duplicate().clear().order(bb.order());
+    }
+    return b.duplicate().clear();
+  }
+
   /** The buffer seen from its start (position 0, limit = capacity), byte order kept. */
   static Buffer fromStart(Buffer b) {
     if (b.position() == 0 && b.limit() == b.capacity()) return b;

@@ -87,6 +87,7 @@ public final class MPI {
       ERR_UNSUPPORTED_DATAREP = org.oompi.MPI.ERR_UNSUPPORTED_DATAREP,
       ERR_UNSUPPORTED_OPERATION = org.oompi.MPI.ERR_UNSUPPORTED_OPERATION;
   static final int ERR_UNKNOWN_CLASS = org.oompi.MPI.ERR_UNKNOWN;
+  static final int ERR_SIZE_CLASS = org.oompi.MPI.ERR_ARG;
 
   public static final Errhandler ERRORS_ARE_FATAL = Errhandler.FATAL;
   public static final Errhandler ERRORS_RETURN = Errhandler.RETURN;

@@ -16,11 +16,16 @@ public final class Win implements Freeable {
   private org.oompi.Epoch access, exposure, all;
   private final Map<Integer, org.oompi.Epoch> locks = new HashMap<>();
 
-  /** MPI_Win_create over base (size: its elements; dispUnit: bytes). */
+  /** MPI_Win_create over base: size and dispUnit in base's elements (Open MPI's units). */
   public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
     if (base == null || !base.isDirect()) throw new IllegalArgumentException("The buffer must be direct.");
-    this.dispUnit = dispUnit;
-    try { w = org.oompi.Window.create(comm.c(), Bufs.fromStart(base)); } catch (RuntimeException e) { throw Errors.of(e); }
+    int elem = base instanceof java.nio.ByteBuffer ? 1
+        : base instanceof java.nio.CharBuffer || base instanceof java.nio.ShortBuffer ? 2
+        : base instanceof java.nio.IntBuffer || base instanceof java.nio.FloatBuffer ? 4 : 8;
+    if (size < 0 || size > base.capacity())
+      throw new MPIException(MPI.ERR_SIZE_CLASS, "size " + size + " exceeds the buffer's " + base.capacity());
+    this.dispUnit = dispUnit * elem;
+    try { w = org.oompi.Window.create(comm.c(), Bufs.view(base).limit(size)); } catch (RuntimeException e) { throw Errors.of(e); }
   }
 
   private org.oompi.Window live() throws MPIException {

@@ -43,7 +43,10 @@ final class Bufs {
 
   /** Nonblocking and persistent calls: direct buffers only (Open MPI's rule). */
   static Object async(Buffer buf, int count, Datatype t) throws MPIException {
-    if (buf == null) throw new MPIException(MPI.ERR_BUFFER, "the buffer is null");
+    if (buf == null) {
+      if (count == 0) return nothing(t);
+      throw new MPIException(MPI.ERR_BUFFER, "the buffer is null (count " + count + ")");
+    }
     if (!buf.isDirect()) throw new IllegalArgumentException("The buffer must be direct.");
     return of(buf, count, t);
   }
@@ -91,7 +94,10 @@ final class Bufs {
       System.arraycopy(a, off, copy, 0, n);
       return Buffers.typed(copy, count, type(t));
     }
-    if (buf == null) throw new MPIException(MPI.ERR_BUFFER, "the buffer is null");
+    if (buf == null) {
+      if (count == 0) return nothing(t);  // recv(null, 0, MPI.BYTE, ...): an empty message
+      throw new MPIException(MPI.ERR_BUFFER, "the buffer is null (count " + count + ")");
+    }
     checkArray(buf, t);
     return arrayOf(buf, count, t);
   }

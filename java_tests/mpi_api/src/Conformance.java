@@ -346,7 +346,8 @@ public class Conformance {
     fails(-1, "a freed datatype", () -> world.send(src, 1, vec, right, 42));
     fails(-1, "a freed datatype's size", () -> vec.getSize());
     for (Datatype t : new Datatype[] {hv, idx, st, rs, sub, ct}) t.free();
-    MPI.INT.free();  // predefined: nothing happens
+    fails(MPI.ERR_TYPE, "free a predefined datatype", () -> MPI.INT.free());
+    fails(MPI.ERR_OP, "free a predefined op", () -> MPI.SUM.free());
     check(MPI.INT.getSize() == 1 && MPI.DOUBLE.getExtent() == 1, "predefined sizes in elements");
   }
 

@@ -103,8 +103,8 @@ final class Bufs {
   }
 
   private static Object arrayOf(Object a, int count, Datatype t) throws MPIException {
-    // byte[] is MPI_INT8_T to oompi: MPI.BYTE arrays always go typed (MPI_BYTE).
-    if (t.natural && t.baseType != Datatype.BYTE && Array.getLength(a) == count) return a;
+    // byte[] is MPI_INT8_T to oompi, the same size as MPI.BYTE's MPI_BYTE (MPI matches sizes).
+    if (t.natural && Array.getLength(a) == count) return a;
     return Buffers.typed(a, count, type(t));
   }
 
@@ -214,6 +214,17 @@ final class Bufs {
   /** A direct scratch buffer for count elements of t (nonblocking forms). */
   static Buffer directScratch(Datatype t, int count) throws MPIException {
     return MPI.newByteBuffer(count * t.getExtent() * t.baseSize);
+  }
+
+  /**
+   * The first n entries of a counts or displacements array (Open MPI read only those: longer
+   * arrays are common); a shorter one is an error.
+   */
+  static int[] first(int[] a, int n, String what) throws MPIException {
+    if (a == null) return null;  // ignored on the ranks that do not use it; span() refuses it elsewhere
+    if (a.length < n)
+      throw new MPIException(MPI.ERR_ARG, what + " need one entry per process (" + n + "), got " + a.length);
+    return a.length == n ? a : java.util.Arrays.copyOf(a, n);
   }
 
   /** The elements a v-form buffer spans: max(displs[i] + counts[i]). */

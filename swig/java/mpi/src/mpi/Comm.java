@@ -81,7 +81,10 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
   }
 
   /** True for MPI.COMM_NULL (split with MPI.UNDEFINED, create outside the group) or freed. */
-  public final boolean isNull() { return c == null && pendingFuture() == null || c != null && c.isNull(); }
+  public final boolean isNull() {
+    org.oompi.Comm x = c;  // freed: null (this object); a split's null communicator: isNull()
+    return x == null ? pendingFuture() == null : x.isNull();
+  }
 
   public final Group getGroup() throws MPIException {
     try { return new Group(c().getGroup()); } catch (RuntimeException e) { throw err(e); }

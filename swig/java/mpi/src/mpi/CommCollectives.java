@@ -94,6 +94,8 @@ abstract class CommCollectives extends CommBase {
   public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                             int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
     org.oompi.Comm x = c();
+    recvcount = Bufs.first(recvcount, peers(), "recvcount");
+    displs = Bufs.first(displs, peers(), "displs");
     Object s = sendPart(sendbuf, sendcount, sendtype, root, false);
     boolean me = isRoot(root);
     Object r = me ? Bufs.out(recvbuf, Bufs.span(recvcount, displs), recvtype) : Bufs.nothing(recvtype);
@@ -106,6 +108,8 @@ abstract class CommCollectives extends CommBase {
   public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
       throws MPIException {
     org.oompi.Comm x = c();
+    recvcount = Bufs.first(recvcount, peers(), "recvcount");
+    displs = Bufs.first(displs, peers(), "displs");
     Object r = Bufs.out(recvbuf, Bufs.span(recvcount, displs), recvtype);
     try { x.gathervInPlace(r, recvcount, displs, root); } catch (RuntimeException e) { throw err(e); }
     Bufs.back(recvbuf, r);
@@ -121,6 +125,8 @@ abstract class CommCollectives extends CommBase {
   public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
                                 int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
     org.oompi.Comm x = c();
+    recvcount = Bufs.first(recvcount, peers(), "recvcount");
+    displs = Bufs.first(displs, peers(), "displs");
     Object s = sendPart(sendbuf, sendcount, sendtype, root, true);
     boolean me = isRoot(root);
     Object r = me ? Bufs.async(recvbuf, Bufs.span(recvcount, displs), recvtype) : Bufs.nothing(recvtype);
@@ -131,6 +137,8 @@ abstract class CommCollectives extends CommBase {
   public final Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
       throws MPIException {
     org.oompi.Comm x = c();
+    recvcount = Bufs.first(recvcount, peers(), "recvcount");
+    displs = Bufs.first(displs, peers(), "displs");
     int me = myRank();
     Object r = Bufs.async(recvbuf, Bufs.span(recvcount, displs), recvtype);
     Object s = Bufs.async((Buffer) Bufs.copyBlock(recvbuf, recvtype, displs[me], recvcount[me]),
@@ -190,6 +198,8 @@ abstract class CommCollectives extends CommBase {
   public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
                              Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
     org.oompi.Comm x = c();
+    sendcount = Bufs.first(sendcount, peers(), "sendcount");
+    displs = Bufs.first(displs, peers(), "displs");
     boolean me = isRoot(root);
     Object s = me ? Bufs.in(sendbuf, Bufs.span(sendcount, displs), sendtype) : Bufs.nothing(sendtype);
     Object r = inter() && (root == MPI.ROOT || root == MPI.PROC_NULL) ? Bufs.nothing(recvtype)
@@ -203,6 +213,8 @@ abstract class CommCollectives extends CommBase {
   public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
       throws MPIException {
     org.oompi.Comm x = c();
+    sendcount = Bufs.first(sendcount, peers(), "sendcount");
+    displs = Bufs.first(displs, peers(), "displs");
     int me = myRank();
     Object s = Bufs.in(sendbuf, Bufs.span(sendcount, displs), sendtype);
     Object r = Bufs.out(Bufs.scratch(sendtype, sendcount[me]), sendcount[me], sendtype);
@@ -220,6 +232,8 @@ abstract class CommCollectives extends CommBase {
   public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
                                  Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
     org.oompi.Comm x = c();
+    sendcount = Bufs.first(sendcount, peers(), "sendcount");
+    displs = Bufs.first(displs, peers(), "displs");
     boolean me = isRoot(root);
     Object s = me ? Bufs.async(sendbuf, Bufs.span(sendcount, displs), sendtype) : Bufs.nothing(sendtype);
     Object r = inter() && (root == MPI.ROOT || root == MPI.PROC_NULL) ? Bufs.nothing(recvtype)
@@ -231,6 +245,8 @@ abstract class CommCollectives extends CommBase {
   public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
       throws MPIException {
     org.oompi.Comm x = c();
+    sendcount = Bufs.first(sendcount, peers(), "sendcount");
+    displs = Bufs.first(displs, peers(), "displs");
     int me = myRank();
     Object s = Bufs.async(sendbuf, Bufs.span(sendcount, displs), sendtype);
     Object r = Bufs.async(Bufs.directScratch(sendtype, sendcount[me]), sendcount[me], sendtype);
@@ -279,6 +295,8 @@ abstract class CommCollectives extends CommBase {
   public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
                                int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
     org.oompi.Comm x = c();
+    recvcount = Bufs.first(recvcount, peers(), "recvcount");
+    displs = Bufs.first(displs, peers(), "displs");
     Object s = Bufs.in(sendbuf, sendcount, sendtype);
     Object r = Bufs.out(recvbuf, Bufs.span(recvcount, displs), recvtype);
     try { x.allgatherv(s, r, recvcount, displs); } catch (RuntimeException e) { throw err(e); }
@@ -288,6 +306,8 @@ abstract class CommCollectives extends CommBase {
   public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype)
       throws MPIException {
     org.oompi.Comm x = c();
+    recvcount = Bufs.first(recvcount, peers(), "recvcount");
+    displs = Bufs.first(displs, peers(), "displs");
     Object r = Bufs.out(recvbuf, Bufs.span(recvcount, displs), recvtype);
     try { x.allgathervInPlace(r, recvcount, displs); } catch (RuntimeException e) { throw err(e); }
     Bufs.back(recvbuf, r);
@@ -296,6 +316,8 @@ abstract class CommCollectives extends CommBase {
   public final Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
                                    int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
     org.oompi.Comm x = c();
+    recvcount = Bufs.first(recvcount, peers(), "recvcount");
+    displs = Bufs.first(displs, peers(), "displs");
     Object s = Bufs.async(sendbuf, sendcount, sendtype);
     Object r = Bufs.async(recvbuf, Bufs.span(recvcount, displs), recvtype);
     try { return new Request(x.iallgatherv(s, r, recvcount, displs)); } catch (RuntimeException e) { throw err(e); }
@@ -303,6 +325,8 @@ abstract class CommCollectives extends CommBase {
 
   public final Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type) throws MPIException {
     org.oompi.Comm x = c();
+    count = Bufs.first(count, peers(), "count");
+    displs = Bufs.first(displs, peers(), "displs");
     int me = myRank();
     Object r = Bufs.async(buf, Bufs.span(count, displs), type);
     Object s = Bufs.async((Buffer) Bufs.copyBlock(buf, type, displs[me], count[me]), count[me], type);
@@ -333,6 +357,10 @@ abstract class CommCollectives extends CommBase {
                               Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
       throws MPIException {
     org.oompi.Comm x = c();
+    recvcount = Bufs.first(recvcount, peers(), "recvcount");
+    sendcount = Bufs.first(sendcount, peers(), "sendcount");
+    sdispls = Bufs.first(sdispls, peers(), "sdispls");
+    rdispls = Bufs.first(rdispls, peers(), "rdispls");
     Object s = Bufs.in(sendbuf, Bufs.span(sendcount, sdispls), sendtype);
     Object r = Bufs.out(recvbuf, Bufs.span(recvcount, rdispls), recvtype);
     try { x.alltoallv(s, sendcount, sdispls, r, recvcount, rdispls); } catch (RuntimeException e) { throw err(e); }
@@ -343,6 +371,10 @@ abstract class CommCollectives extends CommBase {
                                   Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
       throws MPIException {
     org.oompi.Comm x = c();
+    recvcount = Bufs.first(recvcount, peers(), "recvcount");
+    sendcount = Bufs.first(sendcount, peers(), "sendcount");
+    sdispls = Bufs.first(sdispls, peers(), "sdispls");
+    rdispls = Bufs.first(rdispls, peers(), "rdispls");
     Object s = Bufs.async(sendbuf, Bufs.span(sendcount, sdispls), sendtype);
     Object r = Bufs.async(recvbuf, Bufs.span(recvcount, rdispls), recvtype);
     try { return new Request(x.ialltoallv(s, sendcount, sdispls, r, recvcount, rdispls)); }
@@ -537,6 +569,7 @@ abstract class CommCollectives extends CommBase {
   public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
       throws MPIException {
     org.oompi.Comm x = c();
+    recvcounts = Bufs.first(recvcounts, peers(), "recvcounts");
     Object s = Bufs.in(sendbuf, Bufs.sum(recvcounts), type);
     Object r = Bufs.out(recvbuf, recvcounts[myRank()], type);
     try { x.reduceScatter(s, r, recvcounts, op.on(type)); } catch (RuntimeException e) { throw err(e); }
@@ -546,6 +579,7 @@ abstract class CommCollectives extends CommBase {
   /** In place: buf holds every block; this rank's result lands at its start. */
   public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
     org.oompi.Comm x = c();
+    counts = Bufs.first(counts, peers(), "counts");
     int total = Bufs.sum(counts);
     Object s = Bufs.in(Bufs.copyBlock(buf, type, 0, total), total, type);
     Object r = Bufs.out(buf, counts[myRank()], type);
@@ -556,6 +590,7 @@ abstract class CommCollectives extends CommBase {
   public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
       throws MPIException {
     org.oompi.Comm x = c();
+    recvcounts = Bufs.first(recvcounts, peers(), "recvcounts");
     Object s = Bufs.async(sendbuf, Bufs.sum(recvcounts), type);
     Object r = Bufs.async(recvbuf, recvcounts[myRank()], type);
     try { return new Request(x.ireduceScatter(s, r, recvcounts, op.on(type)), op); } catch (RuntimeException e) { throw err(e); }
@@ -563,6 +598,7 @@ abstract class CommCollectives extends CommBase {
 
   public final Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
     org.oompi.Comm x = c();
+    counts = Bufs.first(counts, peers(), "counts");
     int total = Bufs.sum(counts);
     Object s = Bufs.async((Buffer) Bufs.copyBlock(buf, type, 0, total), total, type);
     Object r = Bufs.async(buf, counts[myRank()], type);

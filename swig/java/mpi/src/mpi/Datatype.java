@@ -26,6 +26,7 @@ public final class Datatype implements Freeable, Cloneable {
   /** An array (or direct buffer) of the base type, passed as-is, is exactly this type. */
   final boolean natural;
   private final boolean predefined;
+  private boolean freed;
 
   Datatype(org.oompi.Datatype type, int baseType, boolean natural, boolean predefined) {
     this.type = type;
@@ -78,7 +79,7 @@ public final class Datatype implements Freeable, Cloneable {
 
   org.oompi.Datatype live() throws MPIException {
     if (type == null) throw new MPIException(MPI.ERR_TYPE, "MPI.DATATYPE_NULL is not a datatype");
-    if (type.isNull()) throw new MPIException(MPI.ERR_TYPE, "the datatype was freed");
+    if (freed || type.isNull()) throw new MPIException(MPI.ERR_TYPE, "the datatype was freed");
     return type;
   }
 
@@ -112,13 +113,16 @@ public final class Datatype implements Freeable, Cloneable {
   /** oompi commits every type it makes: this checks that the type is still usable. */
   public void commit() throws MPIException { live(); }
 
-  /** Frees a derived type (predefined types are never freed). */
+  /** Frees a derived type (MPI_Type_free: a predefined type is an error, MPI_ERR_TYPE). */
   @Override public void free() throws MPIException {
-    if (predefined || type == null) return;
+    if (predefined || type == null)
+      throw new MPIException(MPI.ERR_TYPE, "a predefined datatype cannot be freed");
+    if (freed) return;
     try { type.close(); } catch (RuntimeException e) { throw Errors.of(e); }
+    freed = true;
   }
 
-  public boolean isNull() { return type == null || type.isNull(); }
+  public boolean isNull() { return type == null || freed; }
 
   @Override public Datatype clone() {
     try { return dup(); } catch (MPIException e) { throw new RuntimeException(e.getMessage(), e); }

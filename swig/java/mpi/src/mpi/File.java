@@ -21,13 +21,14 @@ public final class File {
   }
 
   private org.oompi.File live() throws MPIException {
-    if (f == null || f.isNull()) throw new MPIException(MPI.ERR_FILE, "the file is closed");
+    if (f == null) throw new MPIException(MPI.ERR_FILE, "the file is closed");
     return f;
   }
 
   /** MPI_File_close (collective). */
   public void close() throws MPIException {
     try { live().close(); } catch (RuntimeException e) { throw Errors.of(e); }
+    f = null;
   }
 
   public static void delete(String filename) throws MPIException {

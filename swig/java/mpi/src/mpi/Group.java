@@ -3,11 +3,12 @@ package mpi;
 /** An MPI group (org.oompi.Group). */
 public final class Group implements Freeable, Cloneable {
   org.oompi.Group g;
+  private boolean freed;
 
   Group(org.oompi.Group g) { this.g = g; }
 
   private org.oompi.Group live() throws MPIException {
-    if (g == null || g.isNull()) throw new MPIException(MPI.ERR_GROUP, "the group is null or freed");
+    if (g == null || freed) throw new MPIException(MPI.ERR_GROUP, "the group is null or freed");
     return g;
   }
 
@@ -22,10 +23,12 @@ public final class Group implements Freeable, Cloneable {
 
   @Override public void free() throws MPIException {
     if (g == null || this == MPI.GROUP_EMPTY) return;
+    if (freed) return;
     try { g.close(); } catch (RuntimeException e) { throw Errors.of(e); }
+    freed = true;
   }
 
-  public boolean isNull() { return g == null || g.isNull(); }
+  public boolean isNull() { return g == null || freed; }
 
   @Override public Group clone() { return new Group(g); }
 

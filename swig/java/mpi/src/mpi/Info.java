@@ -3,6 +3,7 @@ package mpi;
 /** MPI_Info hints (org.oompi.Info): string keys and values. */
 public final class Info implements Freeable, Cloneable {
   org.oompi.Info i;  // null: MPI.INFO_NULL
+  private boolean freed;
 
   Info(org.oompi.Info i) { this.i = i; }
 
@@ -12,7 +13,7 @@ public final class Info implements Freeable, Cloneable {
   }
 
   private org.oompi.Info live() throws MPIException {
-    if (i == null || i.isNull()) throw new MPIException(MPI.ERR_ARG, "the info object is null or freed");
+    if (i == null || freed) throw new MPIException(MPI.ERR_ARG, "the info object is null or freed");
     return i;
   }
 
@@ -65,8 +66,10 @@ public final class Info implements Freeable, Cloneable {
 
   @Override public void free() throws MPIException {
     if (i == null || this == MPI.INFO_NULL) return;
+    if (freed) return;
     try { i.close(); } catch (RuntimeException e) { throw Errors.of(e); }
+    freed = true;
   }
 
-  public boolean isNull() { return i == null || i.isNull(); }
+  public boolean isNull() { return i == null || freed; }
 }

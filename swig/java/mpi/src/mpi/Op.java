@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 public final class Op implements Freeable {
   final org.oompi.Op op;
   private final Adapter adapter;
+  private boolean freed;
 
   Op(org.oompi.Op op) {
     this.op = op;
@@ -29,22 +30,25 @@ public final class Op implements Freeable {
 
   /** The op for a reduction on {@code type} (user functions then see that type). */
   org.oompi.Op on(Datatype type) throws MPIException {
-    if (op.isNull()) throw new MPIException(MPI.ERR_OP, "the operation was freed");
+    if (freed) throw new MPIException(MPI.ERR_OP, "the operation was freed");
     if (adapter != null) adapter.type = type;
     return op;
   }
 
   public boolean isCommutative() throws MPIException {
+    if (freed) throw new MPIException(MPI.ERR_OP, "the operation was freed");
     try { return op.isCommutative(); } catch (RuntimeException e) { throw Errors.of(e); }
   }
 
-  /** Frees a user op (predefined ops are never freed). */
+  /** Frees a user op (MPI_Op_free: a predefined op is an error, MPI_ERR_OP). */
   @Override public void free() throws MPIException {
-    if (adapter == null) return;
+    if (adapter == null) throw new MPIException(MPI.ERR_OP, "a predefined operation cannot be freed");
+    if (freed) return;
     try { op.close(); } catch (RuntimeException e) { throw Errors.of(e); }
+    freed = true;
   }
 
-  public boolean isNull() { return op.isNull(); }
+  public boolean isNull() { return freed; }
 
   /** The org.oompi function that calls the user's: ByteBuffer form, or arrays if not overridden. */
   private static final class Adapter extends org.oompi.UserFunction {

@@ -151,8 +151,7 @@ public class Request implements Freeable {
 
   /** MPI_Waitany: the index of the completed request, MPI.UNDEFINED if all are null. */
   public static int waitAny(Request[] requests) throws MPIException {
-    Status s = waitAnyStatus(requests);
-    return s == null ? MPI.UNDEFINED : s.getIndex();
+    return waitAnyStatus(requests).getIndex();
   }
 
   public static Status waitAnyStatus(Request[] requests) throws MPIException {
@@ -161,9 +160,9 @@ public class Request implements Freeable {
     int[] where = new int[requests.length];
     try {
       RequestVector v = vector(requests, where);
-      if (v.size() == 0) return null;
+      if (v.size() == 0) return new Status(null, MPI.UNDEFINED);  // all null: index UNDEFINED
       int k = org.oompi.Request.waitAny(v);
-      if (k < 0) return null;
+      if (k < 0) return new Status(null, MPI.UNDEFINED);
       return withIndex(completeOne(requests[where[k]]), where[k]);
     } catch (RuntimeException e) {
       throw Errors.of(e);
@@ -221,7 +220,7 @@ public class Request implements Freeable {
     }
   }
 
-  /** MPI_Testany: the index of a completed request, or MPI.UNDEFINED. */
+  /** MPI_Testany: the index of a completed request, or MPI.UNDEFINED (none yet, or all null). */
   public static int testAny(Request[] requests) throws MPIException {
     Status s = testAnyStatus(requests);
     return s == null ? MPI.UNDEFINED : s.getIndex();
@@ -233,9 +232,9 @@ public class Request implements Freeable {
     int[] where = new int[requests.length];
     try {
       RequestVector v = vector(requests, where);
-      if (v.size() == 0) return null;
+      if (v.size() == 0) return new Status(null, MPI.UNDEFINED);  // all null: index UNDEFINED
       int k = org.oompi.Request.testAny(v);
-      if (k < 0) return null;
+      if (k < 0) return null;  // none completed yet
       return withIndex(completeOne(requests[where[k]]), where[k]);
     } catch (RuntimeException e) {
       throw Errors.of(e);

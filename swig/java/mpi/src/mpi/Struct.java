@@ -26,6 +26,8 @@ public abstract class Struct {
       }
     }
     int nested(org.oompi.Struct s, int count) { return addStruct(s, count); }
+    void offset(int offset) { setOffset(offset); }
+    int data(org.oompi.Datatype t, int count) { return addData(t, count); }
   }
 
   private final Layout layout = new Layout();
@@ -42,27 +44,40 @@ public abstract class Struct {
   // The add methods run in field initializers (Fig. 9): unchecked exceptions only.
   private int add(char kind, int count) { return layout.field(kind, count); }
 
-  protected final int addByte() { return add('B', 1); }
-  protected final int addByte(int count) { return add('B', count); }
-  protected final int addBoolean() { return add('Z', 1); }
-  protected final int addBoolean(int count) { return add('Z', count); }
-  protected final int addShort() { return add('S', 1); }
-  protected final int addShort(int count) { return add('S', count); }
-  protected final int addChar() { return add('C', 1); }
-  protected final int addChar(int count) { return add('C', count); }
-  protected final int addInt() { return add('I', 1); }
-  protected final int addInt(int count) { return add('I', count); }
-  protected final int addLong() { return add('J', 1); }
-  protected final int addLong(int count) { return add('J', count); }
-  protected final int addFloat() { return add('F', 1); }
-  protected final int addFloat(int count) { return add('F', count); }
-  protected final int addDouble() { return add('D', 1); }
-  protected final int addDouble(int count) { return add('D', count); }
+  public final int addByte() { return add('B', 1); }
+  public final int addByte(int count) { return add('B', count); }
+  public final int addBoolean() { return add('Z', 1); }
+  public final int addBoolean(int count) { return add('Z', count); }
+  public final int addShort() { return add('S', 1); }
+  public final int addShort(int count) { return add('S', count); }
+  public final int addChar() { return add('C', 1); }
+  public final int addChar(int count) { return add('C', count); }
+  public final int addInt() { return add('I', 1); }
+  public final int addInt(int count) { return add('I', count); }
+  public final int addLong() { return add('J', 1); }
+  public final int addLong(int count) { return add('J', count); }
+  public final int addFloat() { return add('F', 1); }
+  public final int addFloat(int count) { return add('F', count); }
+  public final int addDouble() { return add('D', 1); }
+  public final int addDouble(int count) { return add('D', count); }
 
   /** A nested record (or count of them) of another Struct. */
-  protected final int addStruct(Struct struct) { return addStruct(struct, 1); }
+  public final int addStruct(Struct struct) { return addStruct(struct, 1); }
 
-  protected final int addStruct(Struct struct, int count) { return layout.nested(struct.layout, count); }
+  public final int addStruct(Struct struct, int count) { return layout.nested(struct.layout, count); }
+
+  /** Places the next field at byte offset (MPI's explicit displacements). */
+  public final Struct setOffset(int offset) {
+    layout.offset(offset);
+    return this;
+  }
+
+  /** A field of count elements of any datatype. */
+  public final int addData(Datatype type, int count) throws MPIException {
+    return layout.data(Bufs.type(type), count);
+  }
+
+  public final int addData(Datatype type) throws MPIException { return addData(type, 1); }
 
   /** Bytes from one record to the next. */
   public final int getExtent() { return layout.getExtent(); }
@@ -137,6 +152,14 @@ public abstract class Struct {
     protected final double getDouble(int field, int index) { return buffer.getDouble(base + field + 8 * index); }
     protected final void putDouble(int field, double v) { buffer.putDouble(base + field, v); }
     protected final void putDouble(int field, int index, double v) { buffer.putDouble(base + field + 8 * index, v); }
+
+    /** A view of the field's bytes (one element of type) in the record's buffer. */
+    protected final ByteBuffer getBuffer(Datatype type, int field) {
+      int ext;
+      try { ext = type.getExtent() * type.baseSize; } catch (MPIException e) { throw new IllegalStateException(e); }
+      return buffer.duplicate().clear().position(base + field).limit(base + field + ext).slice()
+          .order(ByteOrder.nativeOrder());
+    }
 
     /** The nested record of struct at field (index-th of them). */
     protected final <D extends Struct.Data> D getData(Struct struct, int field, int index) {

@@ -13,6 +13,7 @@ import java.util.Map;
 public final class Win implements Freeable {
   private org.oompi.Window w;
   private final int dispUnit;
+  private boolean freed;
   private org.oompi.Epoch access, exposure, all;
   private final Map<Integer, org.oompi.Epoch> locks = new HashMap<>();
 
@@ -29,7 +30,7 @@ public final class Win implements Freeable {
   }
 
   private org.oompi.Window live() throws MPIException {
-    if (w == null || w.isNull()) throw new MPIException(MPI.ERR_ARG, "the window was freed");
+    if (w == null || freed) throw new MPIException(MPI.ERR_ARG, "the window was freed");
     return w;
   }
 
@@ -207,7 +208,8 @@ public final class Win implements Freeable {
   /** MPI_Win_free (collective). */
   @Override public void free() throws MPIException {
     try { live().close(); } catch (RuntimeException e) { throw Errors.of(e); }
+    freed = true;
   }
 
-  public boolean isNull() { return w == null || w.isNull(); }
+  public boolean isNull() { return w == null || freed; }
 }

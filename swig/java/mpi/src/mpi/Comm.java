@@ -259,14 +259,14 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
   public static void freeKeyval(int keyval) throws MPIException {
     org.oompi.Keyval k;
     synchronized (KEYVALS) { k = KEYVALS.remove(keyval); }
-    if (k == null) throw new MPIException(MPI.ERR_ARG, "no keyval " + keyval);
+    if (k == null) throw new MPIException(MPI.ERR_OTHER, "no keyval " + keyval);
     try { k.close(); } catch (RuntimeException e) { throw Errors.of(e); }
   }
 
   private static org.oompi.Keyval keyval(int keyval) throws MPIException {
     synchronized (KEYVALS) {
       org.oompi.Keyval k = KEYVALS.get(keyval);
-      if (k == null) throw new MPIException(MPI.ERR_ARG, "no keyval " + keyval);
+      if (k == null) throw new MPIException(MPI.ERR_OTHER, "no keyval " + keyval + " (freed, or never created)");
       return k;
     }
   }

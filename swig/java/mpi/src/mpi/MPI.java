@@ -218,22 +218,32 @@ public final class MPI {
   }
 
   private static org.oompi.BufferAttachment attached;
-  private static ByteBuffer attachedBuffer;
+  private static byte[] attachedBuffer;
 
-  /** MPI_Buffer_attach for bsend: oompi owns the memory, so buffer's capacity is its size. */
-  public static synchronized void attachBuffer(ByteBuffer buffer) throws MPIException {
+  /**
+   * MPI_Buffer_attach for bSend: oompi attaches memory of its own of buffer.length bytes (MPI
+   * writes there while buffered sends are pending, which a Java array could not give it).
+   */
+  public static synchronized void attachBuffer(byte[] buffer) throws MPIException {
     check();
+    if (buffer == null) throw new MPIException(ERR_BUFFER, "null buffer");
     if (attached != null) throw new MPIException(ERR_BUFFER, "a buffer is already attached");
     try {
-      attached = org.oompi.BufferAttachment.attach(buffer.capacity());
+      attached = org.oompi.BufferAttachment.attach(buffer.length);
       attachedBuffer = buffer;
     } catch (RuntimeException e) {
       throw Errors.of(e);
     }
   }
 
-  /** MPI_Buffer_detach: waits for the buffered sends; returns the buffer given to attach. */
-  public static synchronized ByteBuffer detachBuffer() throws MPIException {
+  /** attachBuffer of a ByteBuffer's capacity. */
+  public static void attachBuffer(ByteBuffer buffer) throws MPIException {
+    if (buffer == null) throw new MPIException(ERR_BUFFER, "null buffer");
+    attachBuffer(new byte[buffer.capacity()]);
+  }
+
+  /** MPI_Buffer_detach: waits for the buffered sends; returns the array given to attach. */
+  public static synchronized byte[] detachBuffer() throws MPIException {
     check();
     if (attached == null) throw new MPIException(ERR_BUFFER, "no buffer is attached");
     try {
@@ -242,7 +252,7 @@ public final class MPI {
       throw Errors.of(e);
     }
     attached = null;
-    ByteBuffer b = attachedBuffer;
+    byte[] b = attachedBuffer;
     attachedBuffer = null;
     return b;
   }

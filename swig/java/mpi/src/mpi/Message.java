@@ -19,7 +19,7 @@ public final class Message {
   public Status mProbe(int source, int tag, Comm comm) throws MPIException {
     if (source == MPI.PROC_NULL) {
       noProc = true;
-      return new Status(null);
+      return Status.procNull();
     }
     try {
       m = comm.c().mprobe(source, tag);
@@ -33,7 +33,7 @@ public final class Message {
   public Status imProbe(int source, int tag, Comm comm) throws MPIException {
     if (source == MPI.PROC_NULL) {
       noProc = true;
-      return new Status(null);
+      return Status.procNull();
     }
     try {
       org.oompi.Message got = comm.c().improbe(source, tag);
@@ -52,7 +52,7 @@ public final class Message {
 
   /** MPI_Mrecv of the matched message into count elements of type. */
   public Status mRecv(Object buf, int count, Datatype type) throws MPIException {
-    if (noProc) return new Status(null);
+    if (noProc) return Status.procNull();
     org.oompi.Message x = matched();
     Object b = Bufs.out(buf, count, type);
     org.oompi.Status s;

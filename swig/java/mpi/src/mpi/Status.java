@@ -7,6 +7,14 @@ package mpi;
 public final class Status {
   private final org.oompi.Status s;  // null: the empty status (a null request's)
   private int index = MPI.UNDEFINED;
+  private boolean procNull;  // a receive or probe from MPI.PROC_NULL
+
+  /** The status of a probe or receive from MPI.PROC_NULL: source PROC_NULL, tag ANY_TAG, empty. */
+  static Status procNull() {
+    Status st = new Status(null);
+    st.procNull = true;
+    return st;
+  }
 
   Status(org.oompi.Status s) { this.s = s; }
 
@@ -35,7 +43,7 @@ public final class Status {
 
   public boolean isCancelled() throws MPIException { return s != null && s.isCancelled(); }
 
-  public int getSource() { return s == null ? MPI.ANY_SOURCE : s.getSource(); }
+  public int getSource() { return s == null ? (procNull ? MPI.PROC_NULL : MPI.ANY_SOURCE) : s.getSource(); }
 
   public int getTag() { return s == null ? MPI.ANY_TAG : s.getTag(); }
 

@@ -12,7 +12,7 @@ public final class Intercomm extends Comm {
   }
 
   @Override public Intercomm dup() throws MPIException {
-    try { return new Intercomm(c().dup()); } catch (RuntimeException e) { throw err(e); }
+    try { return new Intercomm(ic().dup()); } catch (RuntimeException e) { throw err(e); }
   }
 
   @Override public Intercomm clone() {

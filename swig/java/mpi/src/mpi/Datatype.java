@@ -28,12 +28,18 @@ public final class Datatype implements Freeable, Cloneable {
   private final boolean predefined;
   private boolean freed;
 
+  /** The Java array and java.nio buffer classes of the base type (checked at every call). */
+  final Class<?> arrayClass;
+  final Class<? extends Buffer> bufferClass;
+
   Datatype(org.oompi.Datatype type, int baseType, boolean natural, boolean predefined) {
     this.type = type;
     this.baseType = baseType;
     this.baseSize = sizeOf(baseType);
     this.natural = natural;
     this.predefined = predefined;
+    this.arrayClass = arrayClassOf(baseType);
+    this.bufferClass = bufferClassOf(baseType);
   }
 
   private Datatype(org.oompi.Datatype type, Datatype old) {
@@ -51,7 +57,9 @@ public final class Datatype implements Freeable, Cloneable {
   }
 
   /** The Java array class of this type's base type. */
-  Class<?> arrayClass() {
+  Class<?> arrayClass() { return arrayClass; }
+
+  private static Class<?> arrayClassOf(int baseType) {
     switch (baseType) {
       case CHAR: return char[].class;
       case SHORT: return short[].class;
@@ -65,7 +73,9 @@ public final class Datatype implements Freeable, Cloneable {
   }
 
   /** The java.nio buffer class of this type's base type (ByteBuffer: any type). */
-  Class<? extends Buffer> bufferClass() {
+  Class<? extends Buffer> bufferClass() { return bufferClass; }
+
+  private static Class<? extends Buffer> bufferClassOf(int baseType) {
     switch (baseType) {
       case CHAR: return CharBuffer.class;
       case SHORT: return ShortBuffer.class;

@@ -43,8 +43,24 @@ public class Request implements Freeable {
     return g;
   }
 
-  /** MPI_Wait. */
-  public final void waitFor() throws MPIException { waitStatus(); }
+  /** MPI_Wait (no Status made). */
+  public final void waitFor() throws MPIException {
+    org.oompi.Request q = r;
+    if (q == null || got != null) {
+      waitStatus();
+      return;
+    }
+    try {
+      q.waitFor();
+      if (!q.isPersistent()) {
+        q.close();
+        r = null;
+        keep = null;
+      }
+    } catch (RuntimeException e) {
+      throw Errors.of(e);
+    }
+  }
 
   /** MPI_Wait: the status of the completed operation. */
   public final Status waitStatus() throws MPIException {

@@ -20,6 +20,11 @@ import org.oompi.Environment;
  * rotated per round, after warm-up rounds; rank 0 records the samples.
  *
  * Options: --rounds=N --quick
+ *
+ * --self (rank 0 alone, nothing else runs): the layer's own cost without a peer: 8 B irecv from
+ * self + isend to self + two waits, and sendRecv to self, through org.oompi and through package
+ * mpi, blocks alternated; prints the fastest block's ns per iteration of each (a plain line,
+ * robust to a loaded machine).
  */
 public final class MpiApiBench {
   static final List<String> out = new ArrayList<>();
@@ -41,6 +46,11 @@ public final class MpiApiBench {
     mpi.MPI.Init(args);  // oompi's Environment underneath: org.oompi's calls work as well
     Comm world = Comm.world();
     int rank = world.getRank(), size = world.getSize();
+    if (opt(args, "self", null) != null) {
+      if (rank == 0) self(world);
+      mpi.MPI.Finalize();
+      return;
+    }
     if (rank == 0) meta();
     ByteBuffer big = Buffers.newByteBuffer(4 << 20);
     byte[] bigArray = new byte[4 << 20];
@@ -58,6 +68,39 @@ public final class MpiApiBench {
     world.barrier();
     if (rank == 0) for (String s : out) System.out.println(s);
     mpi.MPI.Finalize();
+  }
+
+  static void self(Comm w) throws mpi.MPIException {
+    mpi.Intracomm mw = mpi.MPI.COMM_WORLD;
+    ByteBuffer s = Buffers.newByteBuffer(8), r = Buffers.newByteBuffer(8);
+    int n = 100000;
+    double[] best = {1e9, 1e9, 1e9, 1e9};
+    for (int b = 0; b < 30; b++) {
+      double t0 = Environment.wtime();
+      for (int i = 0; i < n; i++) {
+        try (org.oompi.Request q = w.irecv(r, 0, 0); org.oompi.Request p = w.isend(s, 0, 0)) {
+          p.waitFor();
+          q.waitFor();
+        }
+      }
+      best[0] = Math.min(best[0], (Environment.wtime() - t0) / n);
+      t0 = Environment.wtime();
+      for (int i = 0; i < n; i++) {
+        mpi.Request q = mw.iRecv(r, 8, mpi.MPI.BYTE, 0, 0), p = mw.iSend(s, 8, mpi.MPI.BYTE, 0, 0);
+        p.waitFor();
+        q.waitFor();
+      }
+      best[1] = Math.min(best[1], (Environment.wtime() - t0) / n);
+      t0 = Environment.wtime();
+      for (int i = 0; i < n; i++) w.sendrecv(s, 0, 1, r, 0, 1);
+      best[2] = Math.min(best[2], (Environment.wtime() - t0) / n);
+      t0 = Environment.wtime();
+      for (int i = 0; i < n; i++) mw.sendRecv(s, 8, mpi.MPI.BYTE, 0, 1, r, 8, mpi.MPI.BYTE, 0, 1);
+      best[3] = Math.min(best[3], (Environment.wtime() - t0) / n);
+    }
+    System.out.printf("self 8 B, fastest of 30 blocks of %d: isend/irecv + 2 waits: oompi %.0f ns, "
+        + "mpi %.0f ns (%.3fx); sendrecv: oompi %.0f ns, mpi %.0f ns (%.3fx)%n", n, best[0] * 1e9,
+        best[1] * 1e9, best[1] / best[0], best[2] * 1e9, best[3] * 1e9, best[3] / best[2]);
   }
 
   static final String[] PP = {"raw_c", "oompi_direct", "mpi_api_direct", "oompi_array", "mpi_api_array"};

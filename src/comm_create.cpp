@@ -163,3 +163,12 @@ comm intercomm::merge(bool high) const {
 }
 
 }  // namespace oompi::rt
+
+namespace oompi::rt {
+
+intercomm intercomm::dup() const {
+  comm d = comm::dup();
+  return intercomm(d.st_);
+}
+
+}  // namespace oompi::rt

@@ -142,6 +142,15 @@ struct bench_support {
     for (int i = 0; i < iters; ++i)
       MPI_Reduce_local(in.data, inout.data, count, t, h);
   }
+  /// iters of MPI_Allreduce (MPI_SUM) of the buffers' doubles over MPI_COMM_WORLD, as a C
+  /// programmer would write it (issue 24's allreduce bench). Returns seconds.
+  static double raw_allreduce_doubles(const rt::buffer& in, rt::buffer& out, int iters) {
+    const int n = static_cast<int>(in.count * in.extent / sizeof(double));
+    const double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i)
+      MPI_Allreduce(in.data, out.data, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    return MPI_Wtime() - t0;
+  }
 };
 
 }  // namespace oompi::bench

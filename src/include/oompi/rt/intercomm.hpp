@@ -26,6 +26,9 @@ public:
   /// The intracommunicator of both groups (MPI_Intercomm_merge; collective): the group that
   /// passes high = true is ordered after the other.
   comm merge(bool high) const;
+  /// MPI_Comm_dup (collective): another intercommunicator between the same groups (comm::dup
+  /// would return it as a plain comm, without remote_size, remote_group and merge).
+  intercomm dup() const;
 
 #ifndef SWIG
 private:

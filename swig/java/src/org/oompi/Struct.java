@@ -77,6 +77,27 @@ public abstract class Struct implements AutoCloseable {
   }
   protected final int addStruct(Struct s) { return addStruct(s, 1); }
 
+  /**
+   * Places the next field at byte {@code offset} (at least the end of the previous one): a
+   * record with MPI's explicit displacements (Open MPI's Java API, {@code setOffset(16).addData(t)}).
+   */
+  protected final Struct setOffset(int offset) {
+    if (type != null)
+      throw new IllegalStateException("oompi: fields are added before the first getType()");
+    if (offset < size)
+      throw new IllegalArgumentException("oompi: offset " + offset + " overlaps the fields before it (" + size + " bytes)");
+    size = offset;
+    return this;
+  }
+
+  /** A field of {@code count} elements of any datatype (its extent apart), unaligned. */
+  protected final int addData(Datatype t, int count) {
+    long ext = t.getExtent();
+    if (ext > Integer.MAX_VALUE) throw new IllegalArgumentException("oompi: a field of " + ext + " bytes");
+    return add(t, (int) ext, 1, count);
+  }
+  protected final int addData(Datatype t) { return addData(t, 1); }
+
   /** Bytes from one record to the next (the C struct's sizeof). */
   public final int getExtent() { return (size + alignment - 1) / alignment * alignment; }
 

@@ -1,0 +1,84 @@
+#!/bin/bash
+# Runs the test programs of a checkout of open-mpi/ompi-java-test (the programs that shipped
+# with Open MPI's Java bindings) against oompi's package mpi (oompi-mpi.jar), unchanged, at 2
+# and 4 ranks, each with a timeout. Fetches nothing: give it the checkout.
+#
+#   scripts/run-ompi-java-test.sh <ompi-java-test checkout> [build dir (default build)] [program ...]
+#
+# Every top-level directory's *.java is a program (the todo/ directories are the suite's own
+# unfinished ports and are skipped). The suite's helpers (OmpitestError, OmpitestProgress,
+# OmpitestConfig) are compiled from the checkout when it has them, else from small stand-ins
+# written here. A run passes when it exits 0, or 77 (the suite's "needs more ranks" skip).
+set -u
+src=${1:?usage: $0 <ompi-java-test checkout> [build dir] [program ...]}
+build=${2:-build}
+shift $(( $# >= 2 ? 2 : 1 ))
+jar=$(cd "$build/java" && pwd)/oompi-mpi.jar
+[ -f "$jar" ] || { echo "no $jar: build target oompi_mpi_jar first" >&2; exit 2; }
+java=${JAVA_HOME:+$JAVA_HOME/bin/}java
+javac=${JAVA_HOME:+$JAVA_HOME/bin/}javac
+work=$(mktemp -d /tmp/ompi-java-test.XXXXXX)
+export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1} OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
+export OMPI_MCA_osc=${OMPI_MCA_osc:-ucx,sm} UCX_ERROR_SIGNALS=${UCX_ERROR_SIGNALS-}  # as cpp.rma
+
+mkdir -p "$work/common"
+for h in OmpitestError OmpitestProgress OmpitestConfig; do
+  found=$(find "$src" -name "$h.java" | head -1)
+  if [ -n "$found" ]; then cp "$found" "$work/common/"; fi
+done
+[ -f "$work/common/OmpitestProgress.java" ] || cat > "$work/common/OmpitestProgress.java" <<'J'
+public class OmpitestProgress {
+  public static void ompitestProgressStart(int total) {}
+  public static void ompitestProgress(int current) {}
+  public static void ompitestProgressEnd() {}
+}
+J
+[ -f "$work/common/OmpitestConfig.java" ] || cat > "$work/common/OmpitestConfig.java" <<'J'
+public class OmpitestConfig { public static final int OMPITEST_CHECKING_MPI_API_PARAMS = 1; }
+J
+[ -f "$work/common/OmpitestError.java" ] || cat > "$work/common/OmpitestError.java" <<'J'
+import mpi.*;
+public class OmpitestError {
+  static StackTraceElement at() { StackTraceElement[] s = Thread.currentThread().getStackTrace(); return s[s.length - 1]; }
+  public static String getFileName() { return at().getFileName(); }
+  public static String getClassName() { return at().getClassName(); }
+  public static String getMethodName() { return at().getMethodName(); }
+  public static int getLineNumber() { return at().getLineNumber(); }
+  public static String getLocation() { return at().toString(); }
+  public static void ompitestWarning(String f, int l, String m) throws MPIException { System.err.printf("[**WARNING**] %s:%d: %s%n", f, l, m); }
+  public static void ompitestWarning(Comm c, String cs, String f, int l, String m) throws MPIException { ompitestWarning(f, l, cs + ": " + m); }
+  public static void ompitestError(String f, int l, String m) throws MPIException {
+    System.err.printf("[**ERROR**] %s:%d: %s%n", f, l, m);
+    if (MPI.isInitialized() && !MPI.isFinalized()) MPI.COMM_WORLD.abort(1);
+    System.exit(1);
+  }
+  public static void ompitestError(Comm c, String cs, String f, int l, String m) throws MPIException { ompitestError(f, l, cs + ": " + m); }
+  public static void ompitestCheckSize(String f, int l, int min, boolean abort) throws MPIException {
+    if (MPI.COMM_WORLD.getSize() < min) { ompitestWarning(f, l, "needs " + min + " processes"); if (abort) { MPI.Finalize(); System.exit(77); } }
+  }
+  public static void ompitestNeedEven(String f, int l) throws MPIException {
+    if (MPI.COMM_WORLD.getSize() % 2 != 0) { ompitestWarning(f, l, "needs an even number of processes"); MPI.Finalize(); System.exit(77); }
+  }
+}
+J
+"$javac" -nowarn -d "$work/common" -cp "$jar" "$work"/common/*.java || exit 2
+
+if [ $# -gt 0 ]; then programs=("$@"); else
+  mapfile -t programs < <(find "$src" -mindepth 2 -maxdepth 2 -name '*.java' ! -path '*/todo/*' \
+                          ! -name 'Ompitest*.java' | sort)
+fi
+pass=0; fail=0
+for f in "${programs[@]}"; do
+  name=$(basename "$f" .java); d="$work/$name"; mkdir -p "$d"
+  if ! "$javac" -nowarn -d "$d" -cp "$jar:$work/common" "$f" > "$d/compile.log" 2>&1; then
+    echo "COMPILE-FAIL $name: $(grep -m1 'error:' "$d/compile.log")"; fail=$((fail + 2)); continue
+  fi
+  for np in 2 4; do
+    (cd "$d" && timeout 180 mpirun --oversubscribe -np $np "$java" -cp "$jar:$work/common:$d" "$name" > "$d/np$np.log" 2>&1)
+    rc=$?
+    if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then pass=$((pass + 1))
+    else fail=$((fail + 1)); echo "FAIL $name np$np (exit $rc): $(grep -m1 -E 'ERROR|Exception' "$d/np$np.log")"; fi
+  done
+done
+echo "runs passed: $pass, failed: $fail (logs in $work)"
+[ $fail -eq 0 ]

@@ -1,0 +1,375 @@
+package mpi;
+
+import java.nio.Buffer;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A communicator (Open MPI's Java API) over org.oompi.Comm: point-to-point in every mode,
+ * probes, management, attributes and error handlers. The collectives are in
+ * {@link CommCollectives}, which this class extends. Buffers follow {@link Bufs}' rules:
+ * arrays and direct buffers for blocking calls, direct buffers for nonblocking ones.
+ */
+public class Comm extends CommCollectives implements Freeable, Cloneable {
+  Comm(org.oompi.Comm c) { super(c); }
+
+  /** The right class for an oompi communicator. */
+  static Comm wrap(org.oompi.Comm c) {
+    if (c instanceof org.oompi.Intercomm) return new Intercomm(c);
+    if (c instanceof org.oompi.CartComm) return new CartComm(c);
+    if (c instanceof org.oompi.GraphComm || c instanceof org.oompi.DistGraphComm) return new GraphComm(c);
+    return new Intracomm(c);
+  }
+
+  public final int getSize() throws MPIException {
+    try { return c().getSize(); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final int getRank() throws MPIException { return myRank(); }
+
+  /** MPI_Comm_dup. */
+  public Comm dup() throws MPIException {
+    try { return new Comm(c().dup()); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  @Override public Comm clone() {
+    try { return dup(); } catch (MPIException e) { throw new RuntimeException(e.getMessage(), e); }
+  }
+
+  /** MPI_Comm_idup: the new communicator is usable once getRequest() completes. */
+  public Comm iDup() throws MPIException {
+    try {
+      Comm n = (Comm) Comm.wrap(c());  // same kind; its handle arrives with the request
+      n.attach(null);
+      n.pending(c().idup());
+      return n;
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
+  /** The request of an iDup (a completed request for other communicators). */
+  public final Request getRequest() throws MPIException {
+    org.oompi.CommFuture f = pendingFuture();
+    if (f == null) return new Request(null);
+    try { return new Request(f.getRequest()); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public Comm dupWithInfo(Info info) throws MPIException {
+    try { return new Comm(c().dupWithInfo(info.handle())); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  /** MPI.IDENT, MPI.CONGRUENT, MPI.SIMILAR or MPI.UNEQUAL. */
+  public static int compare(Comm comm1, Comm comm2) throws MPIException {
+    try { return comm1.c().compare(comm2.c()).swigValue(); } catch (RuntimeException e) { throw comm1.err(e); }
+  }
+
+  /** MPI_Comm_free (collective). The predefined communicators are not freed. */
+  @Override public void free() throws MPIException {
+    if (this == MPI.COMM_WORLD || this == MPI.COMM_SELF)
+      throw new MPIException(MPI.ERR_COMM, "MPI.COMM_WORLD and MPI.COMM_SELF cannot be freed");
+    org.oompi.Comm x = c();
+    try { x.close(); } catch (RuntimeException e) { throw err(e); }
+    attach(null);
+  }
+
+  /** MPI_Comm_disconnect. */
+  public final void disconnect() throws MPIException {
+    org.oompi.Comm x = c();
+    try { x.disconnect(); } catch (RuntimeException e) { throw err(e); }
+    attach(null);
+  }
+
+  /** True for MPI.COMM_NULL (split with MPI.UNDEFINED, create outside the group) or freed. */
+  public final boolean isNull() {
+    org.oompi.Comm x = c;  // freed: null (this object); a split's null communicator: isNull()
+    return x == null ? pendingFuture() == null : x.isNull();
+  }
+
+  public final Group getGroup() throws MPIException {
+    try { return new Group(c().getGroup()); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final boolean isInter() throws MPIException { return inter(); }
+
+  /** MPI_Intercomm_create, called on the peer communicator. */
+  public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag)
+      throws MPIException {
+    try { return new Intercomm(localComm.c().createIntercomm(localLeader, c(), remoteLeader, tag)); }
+    catch (RuntimeException e) { throw err(e); }
+  }
+
+  /** The parent intercommunicator of a spawned process (isNull() if not spawned). */
+  public static Intercomm getParent() throws MPIException {
+    try {
+      org.oompi.Intercomm p = org.oompi.Intercomm.parent();
+      return new Intercomm(p == null || p.isNull() ? null : p);
+    } catch (RuntimeException e) {
+      throw Errors.of(e);
+    }
+  }
+
+  // --- blocking point-to-point --------------------------------------------------------------
+  public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    org.oompi.Comm x = c();
+    Object b = Bufs.in(buf, count, type);
+    try { x.send(b, dest, tag); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+    org.oompi.Comm x = c();
+    Object b = Bufs.out(buf, count, type);
+    org.oompi.Status s;
+    try { s = x.recv(b, source, tag); } catch (RuntimeException e) { throw err(e); }
+    Bufs.back(buf, b);
+    return new Status(s);
+  }
+
+  public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
+                               Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
+      throws MPIException {
+    org.oompi.Comm x = c();
+    Object s = Bufs.in(sendbuf, sendcount, sendtype), r = Bufs.out(recvbuf, recvcount, recvtype);
+    org.oompi.Status st;
+    try { st = x.sendrecv(s, dest, sendtag, r, source, recvtag); } catch (RuntimeException e) { throw err(e); }
+    Bufs.back(recvbuf, r);
+    return new Status(st);
+  }
+
+  public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag,
+                                      int source, int recvtag) throws MPIException {
+    org.oompi.Comm x = c();
+    Object b = Bufs.out(buf, count, type);
+    org.oompi.Status st;
+    try { st = x.sendrecvReplace(b, dest, sendtag, source, recvtag); } catch (RuntimeException e) { throw err(e); }
+    Bufs.back(buf, b);
+    return new Status(st);
+  }
+
+  /** Buffered mode: needs MPI.attachBuffer. */
+  public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    org.oompi.Comm x = c();
+    Object b = Bufs.in(buf, count, type);
+    try { x.bsend(b, dest, tag); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final void sSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    org.oompi.Comm x = c();
+    Object b = Bufs.in(buf, count, type);
+    try { x.ssend(b, dest, tag); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final void rSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    org.oompi.Comm x = c();
+    Object b = Bufs.in(buf, count, type);
+    try { x.rsend(b, dest, tag); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  // --- nonblocking: direct buffers ------------------------------------------------------------
+  public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    org.oompi.Comm x = c();
+    Object b = Bufs.async(buf, count, type);
+    try { return new Request(x.isend(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    org.oompi.Comm x = c();
+    Object b = Bufs.async(buf, count, type);
+    try { return new Request(x.ibsend(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    org.oompi.Comm x = c();
+    Object b = Bufs.async(buf, count, type);
+    try { return new Request(x.issend(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final Request irSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    org.oompi.Comm x = c();
+    Object b = Bufs.async(buf, count, type);
+    try { return new Request(x.irsend(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
+    org.oompi.Comm x = c();
+    Object b = Bufs.async(buf, count, type);
+    try { return new Request(x.irecv(b, source, tag)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  // --- persistent: direct buffers -------------------------------------------------------------
+  public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    Object b = Bufs.async(buf, count, type);
+    try { return new Prequest(c().sendInit(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    Object b = Bufs.async(buf, count, type);
+    try { return new Prequest(c().bsendInit(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    Object b = Bufs.async(buf, count, type);
+    try { return new Prequest(c().ssendInit(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    Object b = Bufs.async(buf, count, type);
+    try { return new Prequest(c().rsendInit(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
+    Object b = Bufs.async(buf, count, type);
+    try { return new Prequest(c().recvInit(b, source, tag)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  // --- probes -------------------------------------------------------------------------------
+  public final Status probe(int source, int tag) throws MPIException {
+    try { return new Status(c().probe(source, tag)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  /** The status of a matching message if one has arrived, else null. */
+  public final Status iProbe(int source, int tag) throws MPIException {
+    try {
+      org.oompi.Status s = c().iprobe(source, tag);
+      return s == null ? null : new Status(s);
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
+  // --- attributes -----------------------------------------------------------------------------
+  // A keyval is an int to this API; its values are Java objects, kept here by a 64-bit id that
+  // oompi's keyval stores on the communicator (and copies on dup: the copy shares the object).
+  private static final Map<Integer, org.oompi.Keyval> KEYVALS = new HashMap<>();
+  private static final Map<Long, Object> VALUES = new HashMap<>();
+  private static int nextKeyval = 1;
+  private static long nextValue = 1;
+
+  public static int createKeyval() throws MPIException {
+    try {
+      synchronized (KEYVALS) {
+        KEYVALS.put(nextKeyval, org.oompi.Keyval.create(true));
+        return nextKeyval++;
+      }
+    } catch (RuntimeException e) {
+      throw Errors.of(e);
+    }
+  }
+
+  public static void freeKeyval(int keyval) throws MPIException {
+    org.oompi.Keyval k;
+    synchronized (KEYVALS) { k = KEYVALS.remove(keyval); }
+    if (k == null) throw new MPIException(MPI.ERR_OTHER, "no keyval " + keyval);
+    try { k.close(); } catch (RuntimeException e) { throw Errors.of(e); }
+  }
+
+  private static org.oompi.Keyval keyval(int keyval) throws MPIException {
+    synchronized (KEYVALS) {
+      org.oompi.Keyval k = KEYVALS.get(keyval);
+      if (k == null) throw new MPIException(MPI.ERR_OTHER, "no keyval " + keyval + " (freed, or never created)");
+      return k;
+    }
+  }
+
+  public final void setAttr(int keyval, Object value) throws MPIException {
+    org.oompi.Keyval k = keyval(keyval);
+    try {
+      long id;
+      synchronized (KEYVALS) {
+        id = nextValue++;
+        VALUES.put(id, value);
+      }
+      k.set(c(), id);
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
+  /** The attribute's value, or null; the predefined keys (MPI.TAG_UB, ...) as Integers. */
+  public final Object getAttr(int keyval) throws MPIException {
+    try {
+      if (keyval == MPI.TAG_UB) return org.oompi.Comm.tagUb();
+      if (keyval == MPI.UNIVERSE_SIZE) {
+        int u = org.oompi.Comm.universeSize();
+        return u < 0 ? null : u;
+      }
+      if (keyval == MPI.APPNUM) {
+        int a = org.oompi.Comm.appnum();
+        return a < 0 ? null : a;
+      }
+      if (keyval == MPI.WTIME_IS_GLOBAL) return org.oompi.Comm.wtimeIsGlobal();
+      if (keyval == MPI.HOST) return MPI.PROC_NULL;
+      if (keyval == MPI.IO) return MPI.ANY_SOURCE;
+      if (keyval == MPI.LASTUSEDCODE) return MPI.ERR_UNSUPPORTED_DATAREP;
+      org.oompi.Keyval k = keyval(keyval);
+      org.oompi.Comm x = c();
+      if (!k.has(x)) return null;
+      synchronized (KEYVALS) { return VALUES.get(k.get(x)); }
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
+  public final void deleteAttr(int keyval) throws MPIException {
+    try {
+      if (!keyval(keyval).remove(c())) throw new MPIException(MPI.ERR_ARG, "no attribute " + keyval);
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
+  // --- topology, errors, names, info ----------------------------------------------------------
+  /** MPI.CART, MPI.GRAPH, MPI.DIST_GRAPH or MPI.UNDEFINED. */
+  public final int getTopology() throws MPIException {
+    try {
+      switch (c().topology()) {
+        case CARTESIAN: return MPI.CART;
+        case GRAPH: return MPI.GRAPH;
+        case DIST_GRAPH: return MPI.DIST_GRAPH;
+        default: return MPI.UNDEFINED;
+      }
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
+  /** MPI_Abort (the whole job: oompi aborts MPI_COMM_WORLD). */
+  public final void abort(int errorcode) throws MPIException {
+    org.oompi.Environment.abort(errorcode);
+  }
+
+  public final void setErrhandler(Errhandler errhandler) throws MPIException {
+    if (errhandler == null) throw new MPIException(MPI.ERR_ARG, "null error handler");
+    c();
+    this.errhandler = errhandler;
+  }
+
+  public final Errhandler getErrhandler() throws MPIException {
+    c();
+    return errhandler;
+  }
+
+  public final void setName(String name) throws MPIException {
+    try { c().setName(name); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final String getName() throws MPIException {
+    try { return c().getName(); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final void setInfo(Info info) throws MPIException {
+    try { c().setInfo(info.handle()); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final Info getInfo() throws MPIException {
+    try { return new Info(c().getInfo()); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  /** MPI_Reduce_local: inOutBuf = inBuf op inOutBuf. */
+  public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op)
+      throws MPIException {
+    Object a = Bufs.in(inBuf, count, type), b = Bufs.out(inOutBuf, count, type);
+    try { op.on(type).reduceLocal(a, b); } catch (RuntimeException e) { throw Errors.of(e); }
+    Bufs.back(inOutBuf, b);
+  }
+}

@@ -1,0 +1,23 @@
+package mpi;
+
+/** The answer of File.getView(). */
+public final class FileView {
+  private final long disp;
+  private final Datatype etype, filetype;
+  private final String datarep;
+
+  public FileView(long disp, Datatype etype, Datatype filetype, String datarep) {
+    this.disp = disp;
+    this.etype = etype;
+    this.filetype = filetype;
+    this.datarep = datarep;
+  }
+
+  public long getDisp() { return disp; }
+
+  public Datatype getEType() { return etype; }
+
+  public Datatype getFileType() { return filetype; }
+
+  public String getDataRep() { return datarep; }
+}

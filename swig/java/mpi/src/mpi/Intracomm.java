@@ -1,0 +1,204 @@
+package mpi;
+
+/**
+ * An intracommunicator: scans, communicator constructors, topologies and dynamic processes
+ * (spawn, ports, names) over org.oompi.Comm.
+ */
+public class Intracomm extends Comm {
+  Intracomm(org.oompi.Comm c) { super(c); }
+
+  @Override public Intracomm dup() throws MPIException {
+    try { return new Intracomm(c().dup()); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  @Override public Intracomm clone() {
+    try { return dup(); } catch (MPIException e) { throw new RuntimeException(e.getMessage(), e); }
+  }
+
+  @Override public Intracomm iDup() throws MPIException { return (Intracomm) super.iDup(); }
+
+  @Override public Intracomm dupWithInfo(Info info) throws MPIException {
+    try { return new Intracomm(c().dupWithInfo(info.handle())); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  /** MPI_Comm_split: color MPI.UNDEFINED gives a null communicator (isNull()). */
+  public final Intracomm split(int colour, int key) throws MPIException {
+    try { return new Intracomm(c().split(colour, key)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  /** MPI_Comm_split_type: MPI.COMM_TYPE_SHARED only. */
+  public final Intracomm splitType(int splitType, int key, Info info) throws MPIException {
+    if (splitType != MPI.COMM_TYPE_SHARED)
+      throw new MPIException(MPI.ERR_ARG, "splitType: only MPI.COMM_TYPE_SHARED is supported");
+    try { return new Intracomm(c().splitShared(key)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  /** MPI_Comm_create: a null communicator outside the group. */
+  public final Intracomm create(Group group) throws MPIException {
+    try { return new Intracomm(c().create(group.g)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  /** MPI_Comm_create_group (collective over the group only). */
+  public final Intracomm createGroup(Group group, int tag) throws MPIException {
+    try { return new Intracomm(c().createGroup(group.g, tag)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  // --- scans --------------------------------------------------------------------------------
+  public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+    org.oompi.Comm x = c();
+    Object s = Bufs.in(sendbuf, count, type), r = Bufs.out(recvbuf, count, type);
+    try { x.scan(s, r, op.on(type)); } catch (RuntimeException e) { throw err(e); }
+    Bufs.back(recvbuf, r);
+  }
+
+  public final void scan(Object buf, int count, Datatype type, Op op) throws MPIException {
+    org.oompi.Comm x = c();
+    Object b = Bufs.out(buf, count, type);
+    try { x.scanInPlace(b, op.on(type)); } catch (RuntimeException e) { throw err(e); }
+    Bufs.back(buf, b);
+  }
+
+  public final Request iScan(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op)
+      throws MPIException {
+    org.oompi.Comm x = c();
+    Object s = Bufs.async(sendbuf, count, type), r = Bufs.async(recvbuf, count, type);
+    try { return new Request(x.iscan(s, r, op.on(type)), op); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final Request iScan(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
+    org.oompi.Comm x = c();
+    Object s = Bufs.async((java.nio.Buffer) Bufs.copyBlock(buf, type, 0, count), count, type);
+    Object r = Bufs.async(buf, count, type);
+    try { return new Request(x.iscan(s, r, op.on(type)), op); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+    org.oompi.Comm x = c();
+    Object s = Bufs.in(sendbuf, count, type), r = Bufs.out(recvbuf, count, type);
+    try { x.exscan(s, r, op.on(type)); } catch (RuntimeException e) { throw err(e); }
+    Bufs.back(recvbuf, r);
+  }
+
+  public final void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
+    org.oompi.Comm x = c();
+    Object b = Bufs.out(buf, count, type);
+    try { x.exscanInPlace(b, op.on(type)); } catch (RuntimeException e) { throw err(e); }
+    Bufs.back(buf, b);
+  }
+
+  public final Request iExScan(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op)
+      throws MPIException {
+    org.oompi.Comm x = c();
+    Object s = Bufs.async(sendbuf, count, type), r = Bufs.async(recvbuf, count, type);
+    try { return new Request(x.iexscan(s, r, op.on(type)), op); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final Request iExScan(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
+    org.oompi.Comm x = c();
+    Object s = Bufs.async((java.nio.Buffer) Bufs.copyBlock(buf, type, 0, count), count, type);
+    Object r = Bufs.async(buf, count, type);
+    try { return new Request(x.iexscan(s, r, op.on(type)), op); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  // --- topologies ---------------------------------------------------------------------------
+  public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
+    try { return new CartComm(c().createCart(dims, periods, reorder)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) throws MPIException {
+    try { return new GraphComm(c().createGraph(index, edges, reorder)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  /** MPI_Dist_graph_create_adjacent (the weights are accepted and not used: hints only). */
+  public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
+                                                 int[] destWeights, Info info, boolean reorder)
+      throws MPIException {
+    try { return new GraphComm(c().createDistGraph(sources, destinations, reorder)); }
+    catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder)
+      throws MPIException {
+    return createDistGraphAdjacent(sources, null, destinations, null, info, reorder);
+  }
+
+  // --- dynamic processes ----------------------------------------------------------------------
+  /** MPI_Comm_spawn; errcodes (may be null) are filled with MPI.SUCCESS (oompi throws on error). */
+  public final Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root,
+                               int[] errcodes) throws MPIException {
+    try {
+      org.oompi.StringVector a = new org.oompi.StringVector();
+      if (argv != null) for (String s : argv) a.add(s);
+      Intercomm ic = new Intercomm(c().spawn(command, a, maxprocs, info.handle(), root));
+      if (errcodes != null) java.util.Arrays.fill(errcodes, MPI.SUCCESS);
+      return ic;
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
+  public final Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info,
+                                       int root, int[] errcodes) throws MPIException {
+    try {
+      org.oompi.StringVector p = new org.oompi.StringVector();
+      org.oompi.StringVectorVector a = new org.oompi.StringVectorVector();
+      org.oompi.InfoVector h = new org.oompi.InfoVector();
+      for (int i = 0; i < commands.length; i++) {
+        p.add(commands[i]);
+        org.oompi.StringVector v = new org.oompi.StringVector();
+        if (argv != null && argv[i] != null) for (String s : argv[i]) v.add(s);
+        a.add(v);
+        h.add(info == null || info[i] == null ? new org.oompi.Info() : info[i].handle());
+      }
+      Intercomm ic = new Intercomm(c().spawnMultiple(p, a, maxprocs, h, root));
+      if (errcodes != null) java.util.Arrays.fill(errcodes, MPI.SUCCESS);
+      return ic;
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
+  public final Intercomm accept(String port, int root) throws MPIException {
+    try { return new Intercomm(c().accept(port, root)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final Intercomm accept(String port, Info info, int root) throws MPIException { return accept(port, root); }
+
+  public final Intercomm connect(String port, int root) throws MPIException {
+    try { return new Intercomm(c().connect(port, root)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final Intercomm connect(String port, Info info, int root) throws MPIException { return connect(port, root); }
+
+  public static String openPort() throws MPIException {
+    try { return org.oompi.Environment.openPort(); } catch (RuntimeException e) { throw Errors.of(e); }
+  }
+
+  public static String openPort(Info info) throws MPIException { return openPort(); }
+
+  public static void closePort(String name) throws MPIException {
+    try { org.oompi.Environment.closePort(name); } catch (RuntimeException e) { throw Errors.of(e); }
+  }
+
+  public static void publishName(String service, String port) throws MPIException {
+    try { org.oompi.Environment.publishName(service, port); } catch (RuntimeException e) { throw Errors.of(e); }
+  }
+
+  public static void publishName(String service, Info info, String port) throws MPIException {
+    publishName(service, port);
+  }
+
+  public static void unpublishName(String service, String port) throws MPIException {
+    try { org.oompi.Environment.unpublishName(service, port); } catch (RuntimeException e) { throw Errors.of(e); }
+  }
+
+  public static void unpublishName(String service, Info info, String port) throws MPIException {
+    unpublishName(service, port);
+  }
+
+  public static String lookupName(String service) throws MPIException {
+    try { return org.oompi.Environment.lookupName(service); } catch (RuntimeException e) { throw Errors.of(e); }
+  }
+
+  public static String lookupName(String service, Info info) throws MPIException { return lookupName(service); }
+}

@@ -50,11 +50,8 @@ struct min_wire_size<std::deque<T, A>> : std::integral_constant<std::size_t, 8> 
 template <class T, class A>
 struct min_wire_size<std::list<T, A>> : std::integral_constant<std::size_t, 8> {};
 template <template <class...> class M, class... A>
-struct min_wire_size<M<A...>, std::void_t<typename M<A...>::key_type, typename M<A...>::key_compare>>
-    : std::integral_constant<std::size_t, 8> {};  // std::map, std::set, multi-
-template <template <class...> class M, class... A>
-struct min_wire_size<M<A...>, std::void_t<typename M<A...>::key_type, typename M<A...>::hasher>>
-    : std::integral_constant<std::size_t, 8> {};  // std::unordered_*
+struct min_wire_size<M<A...>, std::void_t<typename M<A...>::key_type>>
+    : std::integral_constant<std::size_t, 8> {};  // std::map, std::set, std::unordered_*, multi-
 template <class T>
 struct min_wire_size<std::shared_ptr<T>> : std::integral_constant<std::size_t, 4> {};
 template <class T>

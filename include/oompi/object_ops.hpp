@@ -275,27 +275,7 @@ template <class T>
 status recv_object(T& obj, int source, int tag, MPI_Comm comm, int skip_tag = -1) {
   MPI_Message msg = MPI_MESSAGE_NULL;
   MPI_Status st;
-  if (source == MPI_PROC_NULL || !match_queue::instance().busy()) {
-    OOMPI_CHECK(MPI_Mprobe, (source, tag, comm, &msg, &st));
-  } else {  // object receives are pending: this one comes after them (object_match.hpp)
-    pending_match m;
-    m.comm = comm;
-    m.source = source;
-    m.tag = tag;
-    match_queue& q = match_queue::instance();
-    q.post(m);
-    try {
-      q.wait(m);
-    } catch (...) {
-      if (q.withdraw(m)) {
-        byte_buffer drop;
-        mrecv_bytes(drop, m.message, m.status);
-      }
-      throw;
-    }
-    msg = m.message;
-    st = m.status;
-  }
+  ordered_mprobe(source, tag, comm, &msg, &st);  // behind pending iorecv (object_match.hpp)
   if (msg == MPI_MESSAGE_NO_PROC) return status(st);
   scratch_lease lease;
   mrecv_bytes(lease.buffer(), msg, st);

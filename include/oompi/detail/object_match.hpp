@@ -167,6 +167,38 @@ private:
   std::atomic<std::size_t> count_{0};
 };
 
+/// MPI_Mprobe that waits its turn behind the pending object receives of comm (a blocking object
+/// receive: one MPI_Mprobe when none is pending).
+inline void ordered_mprobe(int source, int tag, MPI_Comm comm, MPI_Message* msg, MPI_Status* st) {
+  match_queue& q = match_queue::instance();
+  if (source == MPI_PROC_NULL || !q.busy()) {
+    OOMPI_CHECK(MPI_Mprobe, (source, tag, comm, msg, st));
+    return;
+  }
+  pending_match m;
+  m.comm = comm;
+  m.source = source;
+  m.tag = tag;
+  q.post(m);
+  try {
+    q.wait(m);
+  } catch (...) {
+    if (q.withdraw(m) && m.message != MPI_MESSAGE_NULL) {
+      int bytes = 0;  // take it off the queue: nobody else can have it now
+      MPI_Get_count(&m.status, MPI_BYTE, &bytes);
+      MPI_Status ignored;
+      if (bytes >= 0) {
+        char* sink = new char[static_cast<std::size_t>(bytes) + 1];
+        MPI_Mrecv(sink, bytes, MPI_BYTE, &m.message, &ignored);
+        delete[] sink;
+      }
+    }
+    throw;
+  }
+  *msg = m.message;
+  *st = m.status;
+}
+
 }  // namespace oompi::detail
 
 #endif  // OOMPI_DETAIL_OBJECT_MATCH_HPP

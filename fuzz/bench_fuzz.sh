@@ -16,7 +16,7 @@ done
 mkdir -p "$work"
 log=$(mktemp)
 cd "$work/.." || exit 1
-"$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
+"$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=512 -max_len=1048576 \
   -print_final_stats=1 "$work" "$seeds" > "$log" 2>&1
 rc=$?
 stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -1; }

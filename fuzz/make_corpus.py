@@ -37,6 +37,16 @@ seeds = {
                       g.varint(2) + g.i32(2) + g.i32(3) + g.varint(2) + b'bc'),
 }
 
+
+
+def nest_claiming_all(length):
+    """nest whose every level claims as many elements as bytes are left (issue 25: the reader
+    allocated with the square of the message size, 1 GiB for these 16 KiB)."""
+    return b''.join(struct.pack('<Q', length - at - 8) for at in range(0, length, 8))
+
+
+seeds['nest_claims'] = (6, nest_claiming_all(16384))
+
 out = os.path.join(HERE, 'corpus')
 os.makedirs(out, exist_ok=True)
 for name, (selector, body) in seeds.items():

@@ -158,6 +158,8 @@ namespace std {
 namespace std {
 %template(InfoVector) vector<oompi::rt::info>;
 }
+// The message of a posted object receive, once assigned (null before): the caller owns it.
+%newobject oompi::rt::comm::test_object_recv;
 %include <oompi/rt/comm.hpp>
 %include <oompi/rt/attribute.hpp>
 %include <oompi/rt/topology.hpp>

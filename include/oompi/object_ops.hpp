@@ -26,6 +26,7 @@
 // declares the hook (serialization/codec_fwd.hpp) and does not pull in cereal.
 
 #include "buffer.hpp"
+#include "detail/object_match.hpp"
 #include "error.hpp"
 #include "request.hpp"
 #include "serialization/byte_buffer.hpp"
@@ -274,7 +275,7 @@ template <class T>
 status recv_object(T& obj, int source, int tag, MPI_Comm comm, int skip_tag = -1) {
   MPI_Message msg = MPI_MESSAGE_NULL;
   MPI_Status st;
-  OOMPI_CHECK(MPI_Mprobe, (source, tag, comm, &msg, &st));
+  ordered_mprobe(source, tag, comm, &msg, &st);  // behind pending iorecv (object_match.hpp)
   if (msg == MPI_MESSAGE_NO_PROC) return status(st);
   scratch_lease lease;
   mrecv_bytes(lease.buffer(), msg, st);
@@ -286,19 +287,29 @@ status recv_object(T& obj, int source, int tag, MPI_Comm comm, int skip_tag = -1
 }  // namespace detail
 
 /// A receive of an object of unknown size that has not completed yet (iorecv). test() advances
-/// it without blocking: first MPI_Improbe until the message is there, then MPI_Imrecv into a
-/// buffer of exactly its size; wait() blocks; get() waits and hands the object over. The
-/// communicator must outlive it. Destroying it while the message is being received waits for
-/// that receive (a matched message cannot be cancelled); before that it just stops probing.
+/// it without blocking: first a probe until a message is there, then MPI_Imrecv into a buffer of
+/// exactly its size; wait() blocks; get() waits and hands the object over. Object receives take
+/// their messages in the order they were posted, as MPI's receives do (detail/object_match.hpp).
+/// The communicator must outlive it. Destroying it while the message is being received waits for
+/// that receive (a matched message cannot be cancelled: one assigned to it in posting order is
+/// received and dropped); before that it just stops waiting, and later receives take its place.
 template <class T>
 class object_future {
 public:
-  object_future(MPI_Comm comm, int source, int tag) noexcept
-      : comm_(comm), source_(source), tag_(tag) {}
+  object_future(MPI_Comm comm, int source, int tag) : comm_(comm), source_(source), tag_(tag) {
+    if (source != MPI_PROC_NULL) {
+      match_ = std::make_unique<detail::pending_match>();
+      match_->comm = comm;
+      match_->source = source;
+      match_->tag = tag;
+      detail::match_queue::instance().post(*match_);
+    }
+  }
   object_future(object_future&& o) noexcept
       : comm_(o.comm_), source_(o.source_), tag_(o.tag_), state_(o.state_),
-        req_(std::exchange(o.req_, MPI_REQUEST_NULL)), buf_(std::move(o.buf_)),
-        status_(o.status_), value_(std::move(o.value_)), error_(std::move(o.error_)) {
+        match_(std::move(o.match_)), req_(std::exchange(o.req_, MPI_REQUEST_NULL)),
+        buf_(std::move(o.buf_)), status_(o.status_), value_(std::move(o.value_)),
+        error_(std::move(o.error_)) {
     o.state_ = state::done;
   }
   object_future& operator=(object_future&& o) noexcept {
@@ -308,6 +319,7 @@ public:
       source_ = o.source_;
       tag_ = o.tag_;
       state_ = std::exchange(o.state_, state::done);
+      match_ = std::move(o.match_);
       req_ = std::exchange(o.req_, MPI_REQUEST_NULL);
       buf_ = std::move(o.buf_);
       status_ = o.status_;
@@ -324,12 +336,16 @@ public:
   bool test() {
     if (state_ == state::probing) {
       detail::require_running("MPI_Improbe");
-      int flag = 0;
-      MPI_Message msg = MPI_MESSAGE_NULL;
-      MPI_Status st;
-      OOMPI_CHECK(MPI_Improbe, (source_, tag_, comm_, &flag, &msg, &st));
-      if (!flag) return false;
-      start(msg, st);
+      if (!match_) {  // proc_null
+        int flag = 0;
+        MPI_Message msg = MPI_MESSAGE_NULL;
+        MPI_Status st;
+        OOMPI_CHECK(MPI_Improbe, (source_, tag_, comm_, &flag, &msg, &st));
+        start(msg, st);
+      } else {
+        if (!detail::match_queue::instance().progress(*match_)) return false;
+        start(match_->message, match_->status);
+      }
     }
     if (state_ == state::receiving) {
       int flag = 0;
@@ -345,10 +361,15 @@ public:
   oompi::status wait() {
     if (state_ == state::probing) {
       detail::require_running("MPI_Mprobe");
-      MPI_Message msg = MPI_MESSAGE_NULL;
-      MPI_Status st;
-      OOMPI_CHECK(MPI_Mprobe, (source_, tag_, comm_, &msg, &st));
-      start(msg, st);
+      if (!match_) {
+        MPI_Message msg = MPI_MESSAGE_NULL;
+        MPI_Status st;
+        OOMPI_CHECK(MPI_Mprobe, (source_, tag_, comm_, &msg, &st));
+        start(msg, st);
+      } else {
+        detail::match_queue::instance().wait(*match_);
+        start(match_->message, match_->status);
+      }
     }
     if (state_ == state::receiving) {
       MPI_Status st;
@@ -369,11 +390,13 @@ private:
   enum class state : unsigned char { probing, receiving, done };
 
   void start(MPI_Message msg, const MPI_Status& st) {
+    if (match_) match_->message = MPI_MESSAGE_NULL;  // ours now
     status_ = oompi::status(st);
     if (msg == MPI_MESSAGE_NO_PROC) {  // source was proc_null: nothing arrives
       state_ = state::done;
       return;
     }
+    state_ = state::done;  // if the receive cannot start, the message is lost either way
     buf_.resize(detail::message_bytes(st));
     detail::with_int_count(detail::bytes_desc(buf_.data(), buf_.size()),
                            [&](void* d, int c, MPI_Datatype t) {
@@ -391,6 +414,15 @@ private:
     buf_ = byte_buffer();
   }
   void drain() noexcept {
+    if (state_ == state::probing && match_ && detail::match_queue::instance().withdraw(*match_) &&
+        match_->message != MPI_MESSAGE_NULL && detail::mpi_usable()) {
+      // A message was assigned to this receive in posting order: take it off the queue.
+      try {
+        byte_buffer drop;
+        detail::mrecv_bytes(drop, match_->message, match_->status);
+      } catch (...) {
+      }
+    }
     if (req_ != MPI_REQUEST_NULL && detail::mpi_usable()) MPI_Wait(&req_, MPI_STATUS_IGNORE);
     req_ = MPI_REQUEST_NULL;
     state_ = state::done;
@@ -400,6 +432,7 @@ private:
   int source_;
   int tag_;
   state state_ = state::probing;
+  std::unique_ptr<detail::pending_match> match_;  // posted receive (null for proc_null)
   MPI_Request req_ = MPI_REQUEST_NULL;
   byte_buffer buf_;
   oompi::status status_;

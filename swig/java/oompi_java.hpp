@@ -11,6 +11,7 @@
 #define OOMPI_SWIG_JAVA_HPP
 
 #include <oompi/rt/rt.hpp>
+#include <oompi/detail/object_match.hpp>
 
 #include <jni.h>
 
@@ -1007,7 +1008,7 @@ inline std::int64_t mprobe_recv_bytes(const rt::comm& c, int source, int tag, ar
     throw std::logic_error("oompi: orecv: a matched message of this thread is still waiting");
   MPI_Message msg = MPI_MESSAGE_NULL;
   MPI_Status st;
-  OOMPI_CHECK(MPI_Mprobe, (source, tag, c.native("comm.orecv"), &msg, &st));
+  oompi::detail::ordered_mprobe(source, tag, c.native("comm.orecv"), &msg, &st);  // issue 25
   if (msg == MPI_MESSAGE_NO_PROC) return proc_null_message;
   const std::int64_t n = rt::status(oompi::status(st)).count_bytes();
   if (n <= capacity) {

@@ -19,6 +19,7 @@
 #include "oompi_python.hpp"
 
 #include <oompi/buffer.hpp>
+#include <oompi/detail/object_match.hpp>
 #include <oompi/status.hpp>
 
 #include <structmember.h>
@@ -786,7 +787,7 @@ inline PyObject* fast_orecv(PyObject* self, PyObject* const* args, Py_ssize_t na
   bool received = false;
   if (!call_released([&] {
         const MPI_Comm h = c->native(fn);
-        OOMPI_CHECK(MPI_Mprobe, (source, tag, h, &msg, &mst));
+        oompi::detail::ordered_mprobe(source, tag, h, &msg, &mst);  // after pending iorecv
         n = rt::status(oompi::status(mst)).count_bytes();  // 2 GiB and more too
         if (n <= small_max) {
           OOMPI_CHECK(MPI_Mrecv, (small.data(), static_cast<int>(n), MPI_BYTE, &msg, &mst));

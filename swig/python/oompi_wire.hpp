@@ -555,10 +555,16 @@ struct reader {
     const tdesc* elem;  // a list's element type
     Py_ssize_t i, n;    // next item, items
     bool placed;        // a referenced object: already stored where it is referenced
+    std::uint64_t unit; // a list's claim per element still to come (see claimed)
   };
   std::vector<frame> stack;
   PyObject* root = nullptr;  // the value read (owned until returned)
   bool varint = false;       // sizes as LEB128 varints (inside a compact chain)
+  // Bytes the open lists claim for their elements still to come (each element's minimum size):
+  // a list nested in the first element cannot count them too, so the lists open at once never
+  // describe more than the message (without this, a message nesting lists in their first
+  // element, each claiming every byte left, allocated with the square of its size).
+  std::uint64_t claimed = 0;
 
   reader(const unsigned char* begin, const unsigned char* stop) : at(begin), end(stop) {}
   reader(const reader&) = delete;
@@ -587,7 +593,8 @@ struct reader {
   /// (checked before anything is allocated for them).
   bool size(std::uint64_t& n, std::uint64_t unit = 1) {
     if (!(varint ? get_varint(n) : get(n))) return false;
-    const auto left = static_cast<std::uint64_t>(end - at);
+    const auto rest = static_cast<std::uint64_t>(end - at);
+    const auto left = rest > claimed ? rest - claimed : 0;
     return n <= (unit > 1 ? left / unit : left) || fail("size too large");
   }
 
@@ -681,6 +688,7 @@ struct reader {
     while (!stack.empty()) {
       const std::size_t top = stack.size() - 1;
       const frame& f = stack[top];
+      if (!f.p) claimed -= f.unit;  // the next element of a list: its claim is read now
       if (!item(f.p ? *f.p->fields[static_cast<std::size_t>(f.i)].second : *f.elem, x))
         return nullptr;
       if (x && !place(top, x)) return nullptr;
@@ -716,12 +724,15 @@ struct reader {
       }
       case kind::list: {
         std::uint64_t n;
-        if (!size(n, min_bytes(*d.elem))) return false;
+        const std::uint64_t unit = min_bytes(*d.elem);
+        if (!size(n, unit)) return false;
         PyObject* l = PyList_New(static_cast<Py_ssize_t>(n));
         if (!l) return false;
         if (n == 0) return x = l, true;
-        if (!is_leaf(d.elem->k))
-          return push(l, nullptr, d.elem.get(), static_cast<Py_ssize_t>(n), false);
+        if (!is_leaf(d.elem->k)) {
+          claimed += n * unit;  // n * unit <= bytes left (size)
+          return push(l, nullptr, d.elem.get(), static_cast<Py_ssize_t>(n), false, unit);
+        }
         for (std::uint64_t i = 0; i < n; ++i) {
           PyObject* e = leaf(*d.elem);
           if (!e) return Py_DECREF(l), false;
@@ -733,12 +744,13 @@ struct reader {
     }
   }
 
-  bool push(PyObject* o, const plan* p, const tdesc* elem, Py_ssize_t n, bool placed) {
+  bool push(PyObject* o, const plan* p, const tdesc* elem, Py_ssize_t n, bool placed,
+            std::uint64_t unit = 0) {
     if (stack.size() >= max_depth) {
       Py_DECREF(o);
       return fail("objects or lists nested too deeply");
     }
-    stack.push_back({o, p, elem, 0, n, placed});
+    stack.push_back({o, p, elem, 0, n, placed, unit});
     return true;
   }
 

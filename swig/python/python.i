@@ -331,6 +331,27 @@ def _finalize_at_exit():
     # An environment nobody closed: finalize MPI at interpreter exit.
     for env in reversed(_environments):
         env.close()
+
+
+import sys as _sys
+
+# An uncaught exception outside `with Environment()` (MPI initialised by an Environment() left
+# open): the interpreter would finalize at exit and leave the other ranks waiting in their next
+# call until the launcher's timeout. Abort the job instead, as `with Environment()`, C++, Java
+# and C# do. Set to False to let such a rank finalize and exit alone.
+abort_on_uncaught_exception = True
+_previous_excepthook = _sys.excepthook
+
+
+def _abort_on_uncaught(exc_type, exc, tb):
+    _previous_excepthook(exc_type, exc, tb)  # the traceback first
+    if (abort_on_uncaught_exception and Environment.initialized()
+            and not Environment.finalized()):
+        _sys.stderr.flush()
+        Environment.abort(1)
+
+
+_sys.excepthook = _abort_on_uncaught
 %}
 
 // A handle argument that is None, or not a handle of its class: a TypeError naming the Python

@@ -426,13 +426,30 @@ public:
     if (b > 1) fail(problem::bool_byte, b, 0, 1);
     return b != 0;
   }
-  /// A size: at most the number of bytes left, so a corrupt size cannot make us allocate more
-  /// than the message could possibly describe.
+  /// Bytes left that no open sequence has claimed for its elements still to come.
+  std::size_t available() const noexcept {
+    return remaining() > committed_ ? remaining() - committed_ : 0;
+  }
+  /// A size: at most the number of bytes available, so a corrupt size cannot make us allocate
+  /// more than the message could possibly describe.
   std::uint64_t read_size() {
     const auto n = read_value<std::uint64_t>();
-    if (n > remaining()) fail(problem::size, n, remaining(), 8);
+    if (n > available()) fail(problem::size, n, available(), 8);
     return n;
   }
+  /// The element count of a sequence whose elements take at least `min_bytes` (>= 1) each on the
+  /// wire: at most what the bytes available can hold. Those bytes are then claimed for the
+  /// elements (begin_element gives one element's share back as it is read), so that a sequence
+  /// nested in the first element cannot claim them too: the counts of all the sequences open at
+  /// once, times their elements' minimum sizes, never exceed the message.
+  std::size_t read_count(std::size_t min_bytes) {
+    const auto n = read_value<std::uint64_t>();
+    if (n > available() / min_bytes) fail(problem::count, n, available(), 8, min_bytes);
+    committed_ += static_cast<std::size_t>(n) * min_bytes;
+    return static_cast<std::size_t>(n);
+  }
+  /// Before each element of a sequence opened by read_count(min_bytes).
+  void begin_element(std::size_t min_bytes) noexcept { committed_ -= min_bytes; }
   /// A size inside a compact chain (§2.1): an unsigned LEB128 varint in its shortest form, at
   /// most the number of bytes left.
   std::uint64_t read_varint_size() {
@@ -447,7 +464,7 @@ public:
         break;
       }
     }
-    if (v > remaining()) fail(problem::size, v, remaining(), 0);
+    if (v > available()) fail(problem::size, v, available(), 0);
     return v;
   }
   /// True (and the marker consumed) when the message starts a compact chain here.
@@ -552,15 +569,20 @@ public:
   }
 
 private:
-  enum class problem { bool_byte, size, new_id, early_reference, other_type, unique_twice,
-                       unique_shared };
+  enum class problem { bool_byte, size, count, new_id, early_reference, other_type,
+                       unique_twice, unique_shared };
   // Errors are built out of line, so that the reading functions stay small enough to inline.
   [[noreturn, gnu::cold, gnu::noinline]] void fail(problem p, std::uint64_t a, std::uint64_t b,
-                                                   std::size_t back) const {
+                                                   std::size_t back, std::size_t c = 0) const {
     const std::string x = std::to_string(a), y = std::to_string(b);
     switch (p) {
       case problem::bool_byte: corrupt("a bool byte is " + x + ", not 0 or 1", back);
       case problem::size: corrupt("a size of " + x + " with only " + y + " bytes left", back);
+      case problem::count:
+        corrupt("a size of " + x + " elements of at least " + std::to_string(c) +
+                    " bytes each with only " + y +
+                    " bytes left (the message holds another type, or is corrupt)",
+                back);
       case problem::new_id:
         if (a == 0)
           corrupt("new object id 0: a compact chain (wire 1.1, docs/wire-format.md 2.1), which "
@@ -621,6 +643,7 @@ private:
   const unsigned char* cur_;
   const unsigned char* end_;
   detail::table_lease<detail::object_table> objects_;  // object id - 1 -> object
+  std::size_t committed_ = 0;  // bytes the open sequences' elements still to come need
   std::size_t depth_ = 0;
   const char* limit_;
 };
@@ -1203,6 +1226,8 @@ void CEREAL_LOAD_FUNCTION_NAME(input_archive& ar, T& obj) {
 
 }  // namespace oompi::wire
 
+#include "wire_bounds.hpp"  // bounded sequence loaders (needs the archive and field helpers above)
+
 // An OOMPI_TRANSPORTABLE type uses the field list even if it also has a serialize function
 // (say, Boost's two-argument one): tell cereal's dispatch so, instead of an ambiguity.
 namespace oompi::wire::detail {
@@ -1299,14 +1324,15 @@ void save_sequence(byte_buffer& out, const T* first, std::size_t count) {
 template <class T>
 void load_sequence(const void* data, std::size_t size, std::vector<T>& out) {
   input_archive ar(data, size);
-  const std::size_t count = static_cast<std::size_t>(ar.read_size());
   const std::size_t base = out.size();
-  out.resize(base + count);
   try {
     if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+      const std::size_t count = ar.read_count(sizeof(T));
+      out.resize(base + count);
+      ar.begin_element(count * sizeof(T));
       ar.read_array(out.data() + base, count);
     } else {
-      for (std::size_t i = 0; i < count; ++i) ar(out[base + i]);
+      detail::load_elements(ar, out, base, ar.read_count(detail::min_wire_size_v<T>));
     }
     ar.finish();
   } catch (...) {

@@ -123,7 +123,7 @@ namespace Oompi
         public T ORecv<T>(int source, int tag, out Status status)
         {
             Wire.Check<T>();
-            using Message msg = Mprobe(source, tag);
+            using Message msg = ObjectMprobe(source, tag);  // after pending IORecv (posting order)
             long n = msg.CountBytes;
             byte[] buf = scratchBytes;
             scratchBytes = null;

@@ -10,7 +10,10 @@ namespace Oompi
     /// <see cref="Wait"/> blocks and returns the object. A corrupt message throws
     /// <see cref="SerializationException"/> from Test/Wait. Dispose while the bytes are being
     /// received waits for them (a matched message cannot be cancelled); before a message matched
-    /// it just stops probing.
+    /// it just stops probing. Object receives take their messages in the order they were posted,
+    /// as MPI's receives do (C++'s detail/object_match.hpp): of two IORecv for the same source and
+    /// tag, the first posted gets the first message, whichever is waited on first. A receive
+    /// never disposed keeps its place (as an MPI receive never waited on).
     /// </summary>
     public sealed class ObjectRequest<T> : IDisposable
     {
@@ -21,12 +24,14 @@ namespace Oompi
         private byte[] buf;
         private T value;
         private ExceptionDispatchInfo error;
+        private long ticket;  // the posted receive, until a message is taken (0 after)
 
         internal ObjectRequest(Comm comm, int source, int tag)
         {
             this.comm = comm;
             this.source = source;
             this.tag = tag;
+            ticket = comm.PostObjectRecv(source, tag);
         }
 
         /// <summary>True once the object has arrived.</summary>
@@ -42,8 +47,9 @@ namespace Oompi
             {
                 if (msg is null)
                 {
-                    msg = comm.Improbe(source, tag);
+                    msg = comm.TestObjectRecv(ticket);
                     if (msg is null) return false;
+                    ticket = 0;
                     Start();
                 }
                 if (!IsCompleted)
@@ -64,7 +70,8 @@ namespace Oompi
             {
                 if (msg is null)
                 {
-                    msg = comm.Mprobe(source, tag);
+                    msg = comm.WaitObjectRecv(ticket);
+                    ticket = 0;
                     Start();
                 }
                 if (!IsCompleted) Finish(req.Wait());
@@ -113,6 +120,12 @@ namespace Oompi
 
         public void Dispose()
         {
+            if (ticket != 0)
+            {
+                long t = ticket;
+                ticket = 0;
+                comm.CancelObjectRecv(t);  // later receives take its place
+            }
             if (req is not null)
             {
                 req.Wait();

@@ -213,8 +213,12 @@ namespace Oompi
 
         private static void SliceRead<T>(WireReader r, List<T> into)
         {
-            int n = r.ReadSize(Codec<T>.MinSize);
-            for (int i = 0; i < n; i++) into.Add(Codec<T>.Read(r));
+            int n = r.ReadCount(Codec<T>.MinSize);
+            for (int i = 0; i < n; i++)
+            {
+                r.Element(Codec<T>.MinSize);
+                into.Add(Codec<T>.Read(r));
+            }
         }
 
         private static void OnBigStack(Action action)
@@ -883,11 +887,15 @@ namespace Oompi
 
         public static E[] ReadArray<E>(WireReader r)
         {
-            int n = r.ReadSize(Codec<E>.MinSize);
+            int n = r.ReadCount(Codec<E>.MinSize);
             if (n == 0) return Array.Empty<E>();
             Wire.Guard();
             var a = new E[n];
-            for (int i = 0; i < n; i++) a[i] = Codec<E>.Read(r);
+            for (int i = 0; i < n; i++)
+            {
+                r.Element(Codec<E>.MinSize);
+                a[i] = Codec<E>.Read(r);
+            }
             return a;
         }
 
@@ -901,11 +909,15 @@ namespace Oompi
 
         public static E[] ReadRefArray<E>(WireReader r) where E : class
         {
-            int n = r.ReadSize(4);
+            int n = r.ReadCount(4);
             if (n == 0) return Array.Empty<E>();
             Wire.Guard();
             var a = new E[n];
-            for (int i = 0; i < n; i++) a[i] = Refs<E>.Read(r);
+            for (int i = 0; i < n; i++)
+            {
+                r.Element(4);
+                a[i] = Refs<E>.Read(r);
+            }
             return a;
         }
 
@@ -919,10 +931,14 @@ namespace Oompi
 
         public static List<E> ReadList<E>(WireReader r)
         {
-            int n = r.ReadSize(Codec<E>.MinSize);
+            int n = r.ReadCount(Codec<E>.MinSize);
             Wire.Guard();
             var a = new List<E>(n);
-            for (int i = 0; i < n; i++) a.Add(Codec<E>.Read(r));
+            for (int i = 0; i < n; i++)
+            {
+                r.Element(Codec<E>.MinSize);
+                a.Add(Codec<E>.Read(r));
+            }
             return a;
         }
 
@@ -936,10 +952,14 @@ namespace Oompi
 
         public static HashSet<E> ReadSet<E>(WireReader r)
         {
-            int n = r.ReadSize(Codec<E>.MinSize);
+            int n = r.ReadCount(Codec<E>.MinSize);
             Wire.Guard();
             var a = new HashSet<E>(n);
-            for (int i = 0; i < n; i++) a.Add(Codec<E>.Read(r));
+            for (int i = 0; i < n; i++)
+            {
+                r.Element(Codec<E>.MinSize);
+                a.Add(Codec<E>.Read(r));
+            }
             return a;
         }
 
@@ -957,11 +977,12 @@ namespace Oompi
 
         public static Dictionary<K, V> ReadDictionary<K, V>(WireReader r)
         {
-            int n = r.ReadSize(Codec<K>.MinSize + Codec<V>.MinSize);
+            int n = r.ReadCount(Codec<K>.MinSize + Codec<V>.MinSize);
             Wire.Guard();
             var d = new Dictionary<K, V>(n);
             for (int i = 0; i < n; i++)
             {
+                r.Element(Codec<K>.MinSize + Codec<V>.MinSize);
                 K k = Codec<K>.Read(r);
                 V v = Codec<V>.Read(r);
                 if (k is null) throw r.Corrupt("a null dictionary key", 0);

@@ -406,8 +406,30 @@ namespace Oompi
 
         internal int Remaining => end - Pos;
 
+        // Bytes the open arrays, lists, sets and dictionaries claim for their elements still to
+        // come (ReadCount): a container nested in the first element cannot count them too, so
+        // the containers open at once never describe more than the message (without this, a
+        // message nesting arrays in their first element, each claiming every byte left,
+        // allocated with the square of its size).
+        private long claimed;
+
+        /// <summary>The size of a container whose elements (read one by one after this) take at
+        /// least <paramref name="minElementBytes"/> bytes each, checked as ReadSize does; those
+        /// bytes are then claimed. Call Element before reading each element.</summary>
+        public int ReadCount(int minElementBytes)
+        {
+            int n = ReadSize(minElementBytes);
+            claimed += (long)n * Math.Max(1, minElementBytes);
+            return n;
+        }
+
+        /// <summary>Gives back one element's claim, before reading it (see ReadCount).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void Element(int minElementBytes) => claimed -= Math.Max(1, minElementBytes);
+
         internal void Restart()
         {
+            claimed = 0;
             Pos = start;
             ResetIds();
             ValueDepth = 0;
@@ -523,14 +545,14 @@ namespace Oompi
         public int ReadSize(int minElementBytes)
         {
             ulong n = ReadU64();
-            long left = end - Pos;
+            long left = end - Pos - claimed;
             // n <= left < 2^31 first, so the product cannot overflow (no division per size)
             if (n > (ulong)left || (long)n * minElementBytes > left) BadSize(n, left);
             return (int)n;
         }
 
         [MethodImpl(MethodImplOptions.NoInlining)]
-        private void BadSize(ulong n, long left) => throw Corrupt($"a size of {n} with only {left} bytes left", 8);
+        private void BadSize(ulong n, long left) => throw Corrupt($"a size of {n} with only {Math.Max(0, left)} bytes left for it", 8);
 
         public string ReadString() => StringOf(ReadSize(1));
 

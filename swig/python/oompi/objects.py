@@ -149,7 +149,8 @@ def _recv_rest(self, first, st):
 def _orecv_py(self, source=_core.ANY_SOURCE, tag=_core.ANY_TAG, type=None, with_status=False):
     """Receives an object sent with osend (pickled; or wire v1 of ``type``: a Transportable
     class by value, oompi.Ref(cls), list[...]); ``(obj, status)`` when with_status is true."""
-    return _orecv_message(self, self.mprobe(source, tag), type, with_status)
+    # after the pending iorecv, in posting order (the rest of a pickled message: mprobe)
+    return _orecv_message(self, self.object_mprobe(source, tag), type, with_status)
 
 
 def _orecv_message(comm, msg, type, with_status=True):
@@ -162,7 +163,12 @@ def _orecv_message(comm, msg, type, with_status=True):
 
 class ObjectRequest:
     """The request of iosend / iorecv: wait() returns the object (iorecv) or None (iosend);
-    test() returns (done, object)."""
+    test() returns (done, object). Object receives take their messages in the order they were
+    posted, as MPI's receives do: of two iorecv for the same source and tag, the first posted
+    gets the first message, whichever is waited on first; cancel() (or dropping the request)
+    lets later receives take its place."""
+
+    _ticket = 0
 
     def __init__(self, comm, requests=None, source=None, tag=None, type=None):
         self._comm = comm
@@ -172,6 +178,23 @@ class ObjectRequest:
         self._done = False
         self._value = None
         self.status = None
+        if requests is None:
+            self._ticket = comm.post_object_recv(source, tag)
+
+    def cancel(self):
+        """Withdraws a receive whose message was not taken yet (one already assigned to it in
+        posting order is received and dropped, as a matched MPI receive cannot be cancelled)."""
+        t, self._ticket = self._ticket, 0
+        if t:
+            self._comm.cancel_object_recv(t)
+            self._done = True
+
+    def __del__(self):
+        if self._ticket:
+            try:
+                self.cancel()
+            except Exception:  # MPI finalized, interpreter shutting down: nothing to withdraw
+                pass
 
     def wait(self):
         if not self._done:
@@ -179,8 +202,9 @@ class ObjectRequest:
                 for r in self._requests:
                     r.wait()
             else:
-                self._value, self.status = self._comm.orecv(self._source, self._tag, self._type,
-                                                            True)
+                t, self._ticket = self._ticket, 0
+                msg = self._comm.wait_object_recv(t)
+                self._value, self.status = _orecv_message(self._comm, msg, self._type)
             self._done = True
         return self._value
 
@@ -190,8 +214,9 @@ class ObjectRequest:
                 if all(r.test() is not None for r in self._requests if r.is_pending()):
                     self._done = True
             else:
-                msg = self._comm.improbe(self._source, self._tag)
+                msg = self._comm.test_object_recv(self._ticket)
                 if msg is not None:
+                    self._ticket = 0
                     # The message is there, matched to us: receive it (and any out-of-band
                     # frames after it).
                     self._value, self.status = _orecv_message(self._comm, msg, self._type)

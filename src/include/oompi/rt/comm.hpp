@@ -207,6 +207,24 @@ public:
   /// The matched message if one is there; nullptr otherwise.
   message* improbe(int source = MPI_ANY_SOURCE, int tag = MPI_ANY_TAG) const;
 
+  // Object receives in posting order (issue 25; oompi/detail/object_match.hpp): the bindings'
+  // iorecv posts one (a ticket), then takes the message assigned to it; each message goes to the
+  // oldest posted receive it matches, as MPI's posted receives do. While any is posted, mprobe
+  // waits its turn behind them too.
+  /// The first message of a blocking object receive: mprobe, after the posted object receives.
+  message object_mprobe(int source = MPI_ANY_SOURCE, int tag = MPI_ANY_TAG) const;
+  /// Posts an object receive; returns its ticket (> 0).
+  std::int64_t post_object_recv(int source, int tag) const;
+  /// The message assigned to the receive, if any yet (nullptr: still waiting); the ticket is
+  /// used up once a message is returned.
+  message* test_object_recv(std::int64_t ticket) const;
+  /// Blocks until a message is assigned to the receive; the ticket is used up.
+  message wait_object_recv(std::int64_t ticket) const;
+  /// Withdraws a receive not taken yet (later ones take its place); a message already assigned
+  /// to it is received and dropped (a matched receive cannot be cancelled). Unknown or used
+  /// tickets are ignored.
+  void cancel_object_recv(std::int64_t ticket) const;
+
   // No default arguments here: Java's recv(buf, offset, count) would clash with
   // recv(buf, source, tag).
   void send_part(const buffer& buf, std::int64_t offset, std::int64_t count, int dest,

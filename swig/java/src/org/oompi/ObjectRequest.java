@@ -6,12 +6,17 @@ import java.nio.ByteOrder;
 /**
  * A receive of an object of unknown size that has not completed yet ({@code comm.iorecv(type,
  * source, tag)}), as C++'s {@code object_future} and C#'s {@code ObjectRequest<T>}:
- * {@link #test} advances it without blocking (first MPI_Improbe until a message matches, then
+ * {@link #test} advances it without blocking (first a probe until a message matches, then
  * MPI_Imrecv into a direct buffer of exactly its size, which the request keeps), {@link #waitFor}
  * (or {@link #get}) blocks and returns the object. No buffer size is ever guessed. A corrupt
  * message throws {@link SerializationException} from test/waitFor. {@link #close} while the bytes
  * are being received waits for them (a matched message cannot be cancelled); before a message
  * matched it just stops probing. The communicator must stay open until then.
+ *
+ * <p>Object receives take their messages in the order they were posted, as MPI's receives do
+ * (C++'s detail/object_match.hpp): of two iorecv for the same source and tag, the first posted
+ * gets the first message, whichever is waited on first. A receive posted and never closed keeps
+ * its place (as an MPI receive never waited on): close it when it is no longer wanted.
  */
 public final class ObjectRequest<T> implements AutoCloseable {
   private final Comm comm;
@@ -25,6 +30,7 @@ public final class ObjectRequest<T> implements AutoCloseable {
   private RuntimeException error;
   private Status status;
   private boolean matched, completed;
+  private long ticket;  // the posted receive, until a message is taken (0 after)
 
   ObjectRequest(Comm comm, Class<T> type, boolean byValue, int source, int tag) {
     this.comm = comm;
@@ -32,14 +38,16 @@ public final class ObjectRequest<T> implements AutoCloseable {
     this.byValue = byValue;
     this.source = source;
     this.tag = tag;
+    this.ticket = comm.postObjectRecv(source, tag);
   }
 
   /** Advances the receive; true once the object has arrived (and was read). */
   public synchronized boolean test() {
     if (!completed) {
       if (!matched) {
-        msg = comm.improbe(source, tag);
+        msg = comm.testObjectRecv(ticket);
         if (msg == null) return false;
+        ticket = 0;
         start();
       }
       if (!completed) {
@@ -56,7 +64,8 @@ public final class ObjectRequest<T> implements AutoCloseable {
   public synchronized T waitFor() {
     if (!completed) {
       if (!matched) {
-        msg = comm.mprobe(source, tag);
+        msg = comm.waitObjectRecv(ticket);
+        ticket = 0;
         start();
       }
       if (!completed) finish(req.waitFor());
@@ -131,6 +140,11 @@ public final class ObjectRequest<T> implements AutoCloseable {
   /** Waits for bytes already being received; otherwise just stops. Idempotent. */
   @Override
   public synchronized void close() {
+    if (ticket != 0) {
+      long t = ticket;
+      ticket = 0;
+      comm.cancelObjectRecv(t);  // later receives take its place
+    }
     try {
       if (req != null) {
         req.waitFor();

@@ -137,8 +137,12 @@ public final class Wire {
   static <T> void readList(WireReader r, Class<T> elementType, List<T> out) {
     WirePlan.Codec codec = WirePlan.element(elementType, false);
     guarded(() -> {
-      int n = r.size(codec.minBytes());
-      for (int i = 0; i < n; i++) out.add(cast(elementType, codec.read(r)));
+      int min = codec.minBytes();
+      int n = r.count(min);
+      for (int i = 0; i < n; i++) {
+        r.element(min);
+        out.add(cast(elementType, codec.read(r)));
+      }
     });
   }
 

@@ -339,8 +339,12 @@ final class WirePlan {
       for (Object x : a) element.write(w, x);
     }
     Object read(WireReader r) {
-      Object[] a = (Object[]) java.lang.reflect.Array.newInstance(component, r.size(element.minBytes()));
-      for (int i = 0; i < a.length; i++) a[i] = element.read(r);
+      int min = element.minBytes();
+      Object[] a = (Object[]) java.lang.reflect.Array.newInstance(component, r.count(min));
+      for (int i = 0; i < a.length; i++) {
+        r.element(min);
+        a[i] = element.read(r);
+      }
       return a;
     }
   }
@@ -357,9 +361,13 @@ final class WirePlan {
       for (Object x : list) element.write(w, x);
     }
     Object read(WireReader r) {
-      int n = r.size(element.minBytes());
+      int min = element.minBytes();
+      int n = r.count(min);
       List<Object> list = linked ? new LinkedList<>() : new ArrayList<>(n);
-      for (int i = 0; i < n; i++) list.add(element.read(r));
+      for (int i = 0; i < n; i++) {
+        r.element(min);
+        list.add(element.read(r));
+      }
       return list;
     }
   }

@@ -37,6 +37,31 @@ final class WireReader {
     return end - pos;
   }
 
+  /** Bytes the open arrays and lists claim for their elements still to come (see count). */
+  private long claimed;
+
+  /** Bytes left that no open array or list has claimed. */
+  int available() {
+    long a = (long) (end - pos) - claimed;
+    return a > 0 ? (int) a : 0;
+  }
+
+  /** The size of an array or list whose elements (read one by one after this) take at least
+   *  elementBytes each: checked as size() does, then those bytes are claimed, so that an array
+   *  nested in the first element cannot count them too (without this a message nesting arrays
+   *  in their first element, each claiming every byte left, allocated with the square of its
+   *  size). Call element() before reading each element. */
+  int count(int elementBytes) {
+    int n = size(elementBytes);
+    claimed += (long) n * Math.max(1, elementBytes);
+    return n;
+  }
+
+  /** Gives back one element's claim, before reading it (see count). */
+  void element(int elementBytes) {
+    claimed -= Math.max(1, elementBytes);
+  }
+
   SerializationException truncated(int need) {
     return new SerializationException("oompi: truncated message: " + need + " more byte(s) needed at offset "
         + pos + ", " + (end - pos) + " left");
@@ -96,9 +121,10 @@ final class WireReader {
     if (varSizes) return varSize(elementBytes);
     int at = pos;
     long n = i64();
-    if (n < 0 || n > (end - pos) / Math.max(1, elementBytes))
+    if (n < 0 || n > available() / Math.max(1, elementBytes))
       throw new SerializationException("oompi: corrupt message: size " + Long.toUnsignedString(n) + " at offset "
-          + at + " but only " + (end - pos) + " byte(s) left");
+          + at + " (elements of at least " + Math.max(1, elementBytes) + " byte(s)) but only " + available()
+          + " byte(s) left for it");
     return (int) n;
   }
 
@@ -115,9 +141,9 @@ final class WireReader {
     if (pos >= end) throw truncated(1);
     long n = buf[pos++];
     if (n < 0) n = varintTail(at, n & 0x7F);
-    if (n < 0 || n > (end - pos) / Math.max(1, elementBytes))
+    if (n < 0 || n > available() / Math.max(1, elementBytes))
       throw new SerializationException("oompi: corrupt message: size " + Long.toUnsignedString(n) + " at offset "
-          + at + " but only " + (end - pos) + " byte(s) left" + (n < 0 || n > Integer.MAX_VALUE
+          + at + " but only " + available() + " byte(s) left for it" + (n < 0 || n > Integer.MAX_VALUE
               ? " (and a Java array holds at most 2^31 - 1)" : ""));
     return (int) n;
   }

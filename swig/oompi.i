@@ -158,8 +158,10 @@ namespace std {
 namespace std {
 %template(InfoVector) vector<oompi::rt::info>;
 }
-// The message of a posted object receive, once assigned (null before): the caller owns it.
+// The message of a posted object receive, once assigned (null before), and improbe's message
+// (null when none is there): the caller owns it.
 %newobject oompi::rt::comm::test_object_recv;
+%newobject oompi::rt::comm::improbe;
 %include <oompi/rt/comm.hpp>
 %include <oompi/rt/attribute.hpp>
 %include <oompi/rt/topology.hpp>

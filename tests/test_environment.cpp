@@ -27,6 +27,9 @@ TEST_CASE("a second environment adopts the running MPI and leaves it running") {
     CHECK(inner.provided() == oompi::environment::query_thread());
   }
   CHECK_FALSE(oompi::environment::finalized());
+  // The test main asked for (and Open MPI gives) MULTIPLE; an environment's set-up, its MPI_T
+  // read-back included, must leave it so (MPI_T_init_thread at SINGLE used to lower it).
+  CHECK(oompi::environment::query_thread() == oompi::thread_level::multiple);
   auto world = oompi::communicator::world();
   int x = world.rank();
   world.barrier();  // MPI still works for everyone

@@ -211,7 +211,12 @@ inline const char* origin_text(const receive_safety_state& s) {
 inline bool assess_open_mpi(receive_safety_state& s, bool owns) {
   int provided = 0, rdma = -1, priority = 0;
   bool ob1 = false, ucx = false;
-  if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS) {
+  // MPI_T_init_thread with the level MPI runs at: Open MPI 4.1 sets the process's thread level
+  // to the one MPI_T asks for (MPI_THREAD_SINGLE here turned a MULTIPLE process into SINGLE:
+  // MPI_Query_thread said so and threads deadlocked).
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  if (MPI_T_init_thread(level, &provided) == MPI_SUCCESS) {
     ob1 = read_int_cvar(k_rdma_param, rdma);
     ucx = read_int_cvar("pml_ucx_priority", priority);
     MPI_T_finalize();

@@ -76,6 +76,20 @@ void operator delete(void* p) noexcept { tracked_delete(p); }
 void operator delete[](void* p) noexcept { tracked_delete(p); }
 void operator delete(void* p, std::size_t) noexcept { tracked_delete(p); }
 void operator delete[](void* p, std::size_t) noexcept { tracked_delete(p); }
+// The nothrow forms too: a sanitizer's runtime defines them with its own allocator, whose
+// blocks this file's delete must not receive (Catch allocates with new(std::nothrow)).
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return tracked_new(n);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept {
+  return operator new(n, t);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept { tracked_delete(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { tracked_delete(p); }
 
 namespace bounds {
 

@@ -43,10 +43,10 @@ echo "=="
 if [[ $what == job ]]; then
   [[ $rc == 0 && $state == "JobState=COMPLETED ExitCode=0:0 " ]] ||
     { echo "FAILED: the job did not complete"; exit 1; }
-  oks=$(grep -o 'rank [0-9]*: ok$' "$out" | sort | uniq -c | awk '{print $1 "x" $3}' | tr '\n' ' ')
+  oks=$(grep -o 'rank [0-9]*: ok' "$out" | sort | uniq -c | awk '{print $1 "x" $3}' | tr '\n' ' ')
   [[ $oks == "2x0: 2x1: 2x2: 2x3: " ]] ||
     { echo "FAILED: ranks that said ok: $oks(want each of 0-3 twice: by mpirun, by srun)"; exit 1; }
-  placement=$(grep -o ' of 4 on .*' "$out" | sort | uniq -c | awk '{print $1, $NF}' | tr '\n' ' ')
+  placement=$(grep -o ' of 4 on oompi-node[0-9]*' "$out" | sort | uniq -c | awk '{print $1, $NF}' | tr '\n' ' ')
   [[ $placement == "4 oompi-node1 4 oompi-node2 " ]] ||
     { echo "FAILED: ranks per node over both launches: $placement(want 4 on each)"; exit 1; }
   echo "slurm: ok, ranks per node over both launches: $placement"

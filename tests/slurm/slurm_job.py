@@ -12,7 +12,8 @@ import oompi
 with oompi.Environment():
     world = oompi.Comm.world()
     rank, size = world.rank, world.size
-    print(f"rank {rank} of {size} on {oompi.Environment.processor_name()}", flush=True)
+    sys.stdout.write(f"rank {rank} of {size} on {oompi.Environment.processor_name()}\n")  # one write: lines of
+    sys.stdout.flush()  # ranks sharing a pipe must not interleave
     if sys.argv[1:] == ["fail"]:
         if rank == size - 1:
             print(f"rank {rank}: failing on purpose", file=sys.stderr, flush=True)
@@ -22,4 +23,5 @@ with oompi.Environment():
     world.allreduce(np.array([rank + 1], dtype=np.int32), total, oompi.SUM)
     if total[0] != size * (size + 1) // 2:
         raise SystemExit(f"rank {rank}: allreduce gave {total[0]}")  # aborts the job
-    print(f"rank {rank}: ok", flush=True)
+    sys.stdout.write(f"rank {rank}: ok\n")
+    sys.stdout.flush()

@@ -21,7 +21,7 @@ namespace Oompi.Tests
     /// allocating enough for the GC to run (and a thread forcing collections) while arrays are
     /// pinned in blocking calls. Ranks pair up (0-1, 2-3); an unpaired rank plays both sides on
     /// two threads of its own. Run alone by csharp.threads (OOMPI_THREAD_ITERATIONS, default
-    /// 10,000 round trips per thread at 1 and 2 ranks, halved at 4).
+    /// 3,000 round trips per thread at 1 and 2 ranks, halved at 4).
     /// </summary>
     public class ThreadTests
     {
@@ -46,7 +46,7 @@ namespace Oompi.Tests
         }
 
         private static int Iterations =>
-            int.TryParse(Environment.GetEnvironmentVariable("OOMPI_THREAD_ITERATIONS"), out int n) ? n : 10_000;
+            int.TryParse(Environment.GetEnvironmentVariable("OOMPI_THREAD_ITERATIONS"), out int n) ? n : 3_000;
 
         [Fact]
         public void EnvironmentIsMultiple()
@@ -70,7 +70,7 @@ namespace Oompi.Tests
             }
             int peer = (rank ^ 1) < size ? rank ^ 1 : rank;
             bool leader = rank <= peer;  // the side that sends first (both, for a rank alone)
-            // 10,000 round trips per thread at 1 and 2 ranks; as many in all at 4 (2 cores).
+            // 3,000 round trips per thread at 1 and 2 ranks; as many in all at 4 (2 cores).
             int n = Iterations * 2 / Math.Max(2, size);
             var errors = new List<Exception>();
             var workers = new List<Thread>();

@@ -2,7 +2,7 @@
 arrays small and large with send/recv, dicts and Transportable objects with osend/orecv, all
 at once. Ranks pair up (0-1, 2-3, ...); a rank without a partner talks to itself.
 
-OOMPI_THREAD_ROUND_TRIPS sets the round trips per thread (default 10,000: a small array, a dict
+OOMPI_THREAD_ROUND_TRIPS sets the round trips per thread (default 3,000: a small array, a dict
 and a Transportable graph in turn, a large array or a dict with a large array every 50th time;
 about 1.5 minutes at 2 ranks on a loaded 2-core machine)."""
 import os
@@ -17,7 +17,7 @@ import pytest
 import oompi
 
 THREADS = 4
-ROUND_TRIPS = int(os.environ.get("OOMPI_THREAD_ROUND_TRIPS", "10000"))
+ROUND_TRIPS = int(os.environ.get("OOMPI_THREAD_ROUND_TRIPS", "3000"))
 LARGE = 256 * 1024  # doubles: 2 MiB, rendezvous protocol and out-of-band pickle buffers
 LARGE_EVERY = 50    # round trips between two large messages
 

@@ -138,3 +138,7 @@ def test_messages_name_python_classes_and_methods(world, tmp_path):
     with pytest.raises(TypeError) as e:
         world.get_group().compare("x")
     python_names(e, "Group.compare: expected an oompi.Group")
+    # a list of handles with something else in it
+    with pytest.raises(TypeError) as e:
+        oompi.Datatype.create_struct([1, 1], [0, 8], [oompi.INT32, 5])
+    python_names(e, "Datatype.create_struct: expected an oompi.Datatype, not 'int'")

@@ -81,6 +81,22 @@
 %}
 %enddef
 
+// A list of handles (Datatype.create_struct's types, alltoallw's, spawn_multiple's infos): a
+// DatatypeVector (...) or any sequence of the class; anything else a TypeError naming the
+// Python class and method (SWIG's container would name a C++ std::vector type).
+%define OOMPI_HANDLE_VECTOR_TYPEMAPS(TYPE)
+%typemap(in) const std::vector<TYPE>& (std::vector<TYPE> tmp) %{
+  if (!oompi::python::handle_vector($input, $descriptor(TYPE*), $descriptor(std::vector<TYPE>*),
+                                    "$symname", tmp))
+    SWIG_fail;
+  $1 = &tmp;
+%}
+%typemap(freearg) const std::vector<TYPE>& ""
+%typemap(typecheck, precedence=SWIG_TYPECHECK_POINTER) const std::vector<TYPE>& %{
+  $1 = PySequence_Check($input) ? 1 : 0;
+%}
+%enddef
+
 // --- user functions (directors) ---------------------------------------------------------------
 // The Python exception raised in call() is carried out of MPI as oompi::python::python_error
 // and restored where the collective returns, on whatever thread call() ran.
@@ -374,6 +390,42 @@ inline void wrong_argument(swig_type_info* type, const char* sym, PyObject* inpu
   const std::string where = oompi::binding::symbol_where(sym, python_names);
   PyErr_Format(null_ref ? PyExc_ValueError : PyExc_TypeError, "%s: expected an oompi.%s, not '%.200s'",
                where.c_str(), cls.c_str(), Py_TYPE(input)->tp_name);
+}
+}  // namespace oompi::python
+%}
+%{
+namespace oompi::python {
+/// The handles of `in` (a SWIG vector of them, or a sequence of proxies of `elem`) into `out`;
+/// false with a TypeError naming the Python class and method.
+template <class T>
+bool handle_vector(PyObject* in, swig_type_info* elem, swig_type_info* vec, const char* sym,
+                   std::vector<T>& out) {
+  void* p = nullptr;
+  if (SWIG_IsOK(SWIG_ConvertPtr(in, &p, vec, 0)) && p) {
+    out = *static_cast<std::vector<T>*>(p);
+    return true;
+  }
+  PyObject* seq = PySequence_Check(in) ? PySequence_Fast(in, "") : nullptr;
+  if (!seq) {
+    PyErr_Clear();
+    wrong_argument(vec, sym, in, false);  // "expected an oompi.DatatypeVector, not ..."
+    return false;
+  }
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  out.clear();
+  out.reserve(static_cast<std::size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* item = PySequence_Fast_GET_ITEM(seq, i);
+    p = nullptr;
+    if (!SWIG_IsOK(SWIG_ConvertPtr(item, &p, elem, 0)) || !p) {
+      wrong_argument(elem, sym, item, false);  // "expected an oompi.Datatype, not 'int'"
+      Py_DECREF(seq);
+      return false;
+    }
+    out.push_back(*static_cast<T*>(p));
+  }
+  Py_DECREF(seq);
+  return true;
 }
 }  // namespace oompi::python
 %}

@@ -17,44 +17,45 @@ inline rt::buffer primitive_buffer(void* data, std::int64_t count, int kind) {
   const auto k = static_cast<rt::type_kind>(kind);
   return rt::buffer(data, count, rt::detail::builtin_type(k), rt::detail::builtin_size(k));
 }
+
+/// Runs call(*c) for the C# method `where` ("Comm.Send"): 0, or 1 with a C# exception pending
+/// (the Comm disposed, in C#'s names as every message, or what the call threw).
+template <class F>
+inline int on_comm(const rt::comm* c, const char* where, F&& call) noexcept {
+  if (!c) {
+    raise(closed, (std::string(where) + ": this Comm has been disposed").c_str());
+    return 1;
+  }
+  try {
+    call(*c);
+    return 0;
+  } catch (...) {
+    translate();
+    return 1;
+  }
+}
 }  // namespace oompi::csharp
 
 extern "C" SWIGEXPORT int oompi_cs_send(const oompi::rt::comm* c, void* data, std::int64_t count,
                                         int kind, int dest, int tag) noexcept {
-  if (!c) {
-    oompi::csharp::raise(oompi::csharp::closed, "oompi: this Comm has been disposed");
-    return 1;
-  }
-  try {
-    c->send(oompi::csharp::primitive_buffer(data, count, kind), dest, tag);
-    return 0;
-  } catch (...) {
-    oompi::csharp::translate();
-    return 1;
-  }
+  return oompi::csharp::on_comm(c, "Comm.Send", [&](const oompi::rt::comm& cc) {
+    cc.send(oompi::csharp::primitive_buffer(data, count, kind), dest, tag);
+  });
 }
 
 /// status null: no status is made (MPI_STATUS_IGNORE).
 extern "C" SWIGEXPORT int oompi_cs_recv(const oompi::rt::comm* c, void* data, std::int64_t count,
                                         int kind, int source, int tag,
                                         oompi_cs_status* status) noexcept {
-  if (!c) {
-    oompi::csharp::raise(oompi::csharp::closed, "oompi: this Comm has been disposed");
-    return 1;
-  }
-  try {
+  return oompi::csharp::on_comm(c, "Comm.Recv", [&](const oompi::rt::comm& cc) {
     oompi::rt::buffer b = oompi::csharp::primitive_buffer(data, count, kind);
     if (status) {
-      const oompi::rt::status s = c->recv(b, source, tag);
-      *status = oompi::csharp::to_cs(&s);
+      const oompi::rt::status st = cc.recv(b, source, tag);
+      *status = oompi::csharp::to_cs(&st);
     } else {
-      c->recv_ignore_status(b, source, tag);
+      cc.recv_ignore_status(b, source, tag);
     }
-    return 0;
-  } catch (...) {
-    oompi::csharp::translate();
-    return 1;
-  }
+  });
 }
 
 extern "C" SWIGEXPORT void oompi_cs_register(oompi::csharp::free_handle_fn free_handle,
@@ -82,30 +83,20 @@ extern "C" SWIGEXPORT int oompi_cs_isend(const oompi::rt::comm* c, const oompi_c
                                          int dest, int tag, std::int64_t* h) noexcept {
   using namespace oompi::csharp;
   oompi::rt::buffer b;
-  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
-  if (!describe(*d, b)) return 1;
-  try {
-    *h = request_bits(c->isend_native(b, dest, tag));
-    return 0;
-  } catch (...) {
-    translate();
-    return 1;
-  }
+  if (c && !describe(*d, b)) return 1;
+  return on_comm(c, "Comm.Isend", [&](const oompi::rt::comm& cc) {
+    *h = request_bits(cc.isend_native(b, dest, tag));
+  });
 }
 
 extern "C" SWIGEXPORT int oompi_cs_irecv(const oompi::rt::comm* c, const oompi_cs_buffer* d,
                                          int source, int tag, std::int64_t* h) noexcept {
   using namespace oompi::csharp;
   oompi::rt::buffer b;
-  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
-  if (!describe(*d, b)) return 1;
-  try {
-    *h = request_bits(c->irecv_native(b, source, tag));
-    return 0;
-  } catch (...) {
-    translate();
-    return 1;
-  }
+  if (c && !describe(*d, b)) return 1;
+  return on_comm(c, "Comm.Irecv", [&](const oompi::rt::comm& cc) {
+    *h = request_bits(cc.irecv_native(b, source, tag));
+  });
 }
 
 // Whole arrays of a primitive type (Comm.Isend<T>(T[]) / Irecv<T>(T[])): scalar arguments, as
@@ -114,29 +105,19 @@ extern "C" SWIGEXPORT int oompi_cs_isend_data(const oompi::rt::comm* c, void* da
                                               std::int64_t count, int kind, int dest, int tag,
                                               std::int64_t* h) noexcept {
   using namespace oompi::csharp;
-  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
-  try {
-    *h = request_bits(c->isend_native(primitive_buffer(data, count, kind), dest, tag));
-    return 0;
-  } catch (...) {
-    translate();
-    return 1;
-  }
+  return on_comm(c, "Comm.Isend", [&](const oompi::rt::comm& cc) {
+    *h = request_bits(cc.isend_native(primitive_buffer(data, count, kind), dest, tag));
+  });
 }
 
 extern "C" SWIGEXPORT int oompi_cs_irecv_data(const oompi::rt::comm* c, void* data,
                                               std::int64_t count, int kind, int source, int tag,
                                               std::int64_t* h) noexcept {
   using namespace oompi::csharp;
-  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
-  try {
+  return on_comm(c, "Comm.Irecv", [&](const oompi::rt::comm& cc) {
     oompi::rt::buffer b = primitive_buffer(data, count, kind);
-    *h = request_bits(c->irecv_native(b, source, tag));
-    return 0;
-  } catch (...) {
-    translate();
-    return 1;
-  }
+    *h = request_bits(cc.irecv_native(b, source, tag));
+  });
 }
 
 /// Completes *h (MPI_Wait); *h is MPI_REQUEST_NULL afterwards, also when it failed.

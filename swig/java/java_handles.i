@@ -97,7 +97,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
       sendPart(buf, offset, count, dest, tag);
       return;
     }
-    Port.checkRange(buf, offset, count, "comm.send");
+    Port.checkRange(buf, offset, count, "Comm.send");
     sendArray(buf, (int) offset, (int) count, kind, dest, tag);
   }
 
@@ -106,7 +106,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   public Status recv(Object buf, long offset, long count, int source, int tag) {
     int kind = Port.arrayKind(buf);
     if (kind < 0) return recvPart(buf, offset, count, source, tag);
-    Port.checkRange(buf, offset, count, "comm.recv");
+    Port.checkRange(buf, offset, count, "Comm.recv");
     java.nio.ByteBuffer slot = Status.slot();
     recvArrayStatus(buf, (int) offset, (int) count, kind, source, tag, slot);
     return new Status(slot);
@@ -116,8 +116,8 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
    *  made now; of a direct buffer, the memory in place. */
   public Request isend(Object buf, long offset, long count, int dest, int tag) {
     int kind = Port.arrayKind(buf);
-    if (kind < 0) return isend(Port.slice(buf, offset, count, "comm.isend"), dest, tag);
-    Port.checkRange(buf, offset, count, "comm.isend");
+    if (kind < 0) return isend(Port.slice(buf, offset, count, "Comm.isend"), dest, tag);
+    Port.checkRange(buf, offset, count, "Comm.isend");
     return isendArray(buf, (int) offset, (int) count, kind, dest, tag);
   }
 
@@ -126,8 +126,8 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
    *  other elements are never written). */
   public Request irecv(Object buf, long offset, long count, int source, int tag) {
     int kind = Port.arrayKind(buf);
-    if (kind < 0) return irecv(Port.slice(buf, offset, count, "comm.irecv"), source, tag);
-    Port.checkRange(buf, offset, count, "comm.irecv");
+    if (kind < 0) return irecv(Port.slice(buf, offset, count, "Comm.irecv"), source, tag);
+    Port.checkRange(buf, offset, count, "Comm.irecv");
     return irecvArray(buf, (int) offset, (int) count, kind, source, tag);
   }
 

@@ -30,8 +30,8 @@
   /** Receives the message into elements [offset, offset + count) of buf. */
   public Status recv(Object buf, long offset, long count) {
     int kind = Port.arrayKind(buf);
-    if (kind < 0) return recvAny(Port.slice(buf, offset, count, "message.recv"));
-    Port.checkRange(buf, offset, count, "message.recv");
+    if (kind < 0) return recvAny(Port.slice(buf, offset, count, "Message.recv"));
+    Port.checkRange(buf, offset, count, "Message.recv");
     java.nio.ByteBuffer slot = Status.slot();
     recvArrayStatus(buf, (int) offset, (int) count, kind, slot);
     return new Status(slot);

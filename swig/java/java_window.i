@@ -117,7 +117,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::epoch, true, )
       putPart(origin, offset, count, rank, disp);
       return;
     }
-    Port.checkRange(origin, offset, count, "window.put");
+    Port.checkRange(origin, offset, count, "Window.put");
     putArray(origin, (int) offset, (int) count, kind, rank, disp);
   }
 
@@ -129,7 +129,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::epoch, true, )
       accumulatePart(origin, offset, count, rank, disp, operation);
       return;
     }
-    Port.checkRange(origin, offset, count, "window.accumulate");
+    Port.checkRange(origin, offset, count, "Window.accumulate");
     accumulateArray(origin, (int) offset, (int) count, kind, rank, disp, operation);
   }
 

@@ -311,8 +311,24 @@ def plot(b, metric, path):
     return True
 
 
-def render(benches, env, bad, out_path, plots_dir):
-    lines = ["# oompi benchmark report", ""]
+def target_text(t, published):
+    """A target's text; a published page (docs/bench-results.md) leaves out where the target
+    was set, a leading "issue N: " (the page says what oompi measures today)."""
+    text = t["text"] or t["bench"] + " " + t["metric"] + " " + t["case"]
+    if published and text.startswith("issue"):
+        head, sep, rest = text.partition(": ")
+        if sep and all(w == "issue" or w.strip(",").isdigit() or w in ("and", "issues")
+                       for w in head.split()):
+            return rest
+    return text
+
+
+def render(benches, env, bad, out_path, plots_dir, title="oompi benchmark report",
+           published=False):
+    lines = [f"# {title}", ""]
+    if published:
+        lines += ["Written by `bench/run.sh --publish` from its report of a full run; what each "
+                  "bench measures and how to run them: [bench.md](bench.md).", ""]
     if env:
         lines.append("| | |")
         lines.append("|---|---|")
@@ -339,7 +355,7 @@ def render(benches, env, bad, out_path, plots_dir):
                   "|---|---|---|---|---|---|"]
         for t in all_targets:
             bound = ("≤ " if t["kind"] == "max" else "≥ ") + f"{t['bound']}"
-            lines.append(f"| {t['text'] or t['bench'] + ' ' + t['metric'] + ' ' + t['case']} "
+            lines.append(f"| {target_text(t, published)} "
                          f"| {t['system']} | {t['baseline']} | {fmt_ratio(t['stat'] if t['stat'] and 'ratio' in t['stat'] else None)} "
                          f"| {bound} | {t['verdict']} |")
         lines.append("")
@@ -423,6 +439,9 @@ def main():
     ap.add_argument("--out", default="report.md")
     ap.add_argument("--summary", help="also write the computed figures as JSON")
     ap.add_argument("--plots", help="directory for PNG plots (needs matplotlib)")
+    ap.add_argument("--title", default="oompi benchmark report", help="the page's heading")
+    ap.add_argument("--published", action="store_true",
+                    help="the results page of docs/ (no issue numbers in target texts)")
     ap.add_argument("--check", action="store_true",
                     help="only check that the files hold samples; exit 1 if not")
     args = ap.parse_args()
@@ -434,7 +453,7 @@ def main():
         return 0 if n and not bad else 1
     if args.plots:
         os.makedirs(args.plots, exist_ok=True)
-    text, targets = render(benches, env, bad, args.out, args.plots)
+    text, targets = render(benches, env, bad, args.out, args.plots, args.title, args.published)
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(text)
     if args.summary:

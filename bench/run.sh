@@ -2,7 +2,10 @@
 # Builds and runs every registered benchmark and writes bench/results/report.md.
 #
 #   bench/run.sh [build-dir] [--quick] [--only=a,b] [--no-build] [--out=dir] [--group-rounds=N]
+#                [--publish]
 #
+# --publish (a full run only): also writes docs/bench-results.md and its plots
+# (docs/bench-results/), the results page that docs/bench.md links to.
 # build-dir defaults to ./build (configured here, RelWithDebInfo = -O2 -g, if it does not
 # exist). Benches are registered in CMake with oompi_add_bench (bench/OompiBench.cmake), which
 # writes one manifest per bench into <build-dir>/bench/manifest/. Each bench prints result
@@ -10,7 +13,7 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="" quick=0 only="" do_build=1 out="$repo/bench/results" group_rounds=20
+build="" quick=0 only="" do_build=1 out="$repo/bench/results" group_rounds=20 publish=0
 for a in "$@"; do
   case "$a" in
     --quick) quick=1 ;;
@@ -18,12 +21,17 @@ for a in "$@"; do
     --no-build) do_build=0 ;;
     --out=*) out="${a#*=}" ;;
     --group-rounds=*) group_rounds="${a#*=}" ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --publish) publish=1 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     -*) echo "run.sh: unknown option $a" >&2; exit 2 ;;
     *) build="$a" ;;
   esac
 done
 build="${build:-$repo/build}"
+if [ "$publish" = 1 ] && { [ "$quick" = 1 ] || [ -n "$only" ]; }; then
+  echo "run.sh: --publish wants a full run (no --quick, no --only)" >&2
+  exit 2
+fi
 python="${OOMPI_BENCH_PYTHON:-/usr/bin/python3}"   # the system Python has numpy/matplotlib
 [ -x "$python" ] || python="$(command -v python3)"
 
@@ -156,3 +164,10 @@ done
 "$python" "$repo/bench/report.py" "$raw"/*.jsonl --out "$out/report.md" \
   --summary "$out/summary.json" --plots "$out"
 echo "report: $out/report.md"
+if [ "$publish" = 1 ]; then
+  results="$repo/docs/bench-results"
+  rm -rf "$results"
+  "$python" "$repo/bench/report.py" "$raw"/*.jsonl --out "$repo/docs/bench-results.md" \
+    --plots "$results" --title "Benchmark results: the latest full run" --published
+  echo "published: $repo/docs/bench-results.md (commit it with docs/bench-results/)"
+fi

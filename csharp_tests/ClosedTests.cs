@@ -7,7 +7,9 @@ namespace Oompi.Tests
     /// Disposed handles passed as arguments (every kind: Comm and its subclasses, Group, Op,
     /// Datatype, Request, and the RequestVector / DatatypeVector that carry them) give
     /// ObjectDisposedException naming the class and the parameter, as a call on a disposed handle
-    /// does; null gives ArgumentNullException. Run by csharp.closed.
+    /// does; null gives ArgumentNullException. Every message names C#'s classes and methods
+    /// (Window.Put, MpiFile.WriteAt), never the C++ facade's (oompi::rt::file, file.write_at).
+    /// Run by csharp.closed.
     /// </summary>
     public class ClosedTests
     {
@@ -100,6 +102,48 @@ namespace Oompi.Tests
             Disposed("RequestVector", () => Request.TestAny(set));
             Disposed("RequestVector", () => set.Add(live));  // the vector itself
             live.Dispose();
+        }
+
+        /// <summary>The message starts with C#'s Class.Method and names no C++ type.</summary>
+        private static void CsNames(Exception e, string starts)
+        {
+            Assert.StartsWith(starts, e.Message);
+            Assert.DoesNotContain("oompi::", e.Message);
+        }
+
+        [Fact]
+        public void MessagesNameCsClassesAndMethods()
+        {
+            var dup = world.Dup();
+            dup.Dispose();
+            CsNames(Assert.Throws<ObjectDisposedException>(() => dup.Barrier()),
+                "Comm.Barrier: this Comm has been disposed");
+            CsNames(Assert.Throws<ObjectDisposedException>(() => _ = dup.Size),
+                "Comm.Size: this Comm has been disposed");
+
+            var win = Window.Create(world, new double[4]);
+            win.Dispose();
+            CsNames(Assert.Throws<ObjectDisposedException>(() => win.Put(new double[1], 0, 0)),
+                "Window.Put: this Window has been disposed");
+            CsNames(Assert.Throws<ObjectDisposedException>(() => win.Fence()),
+                "Window.Fence: this Window has been disposed");
+
+            string path = System.IO.Path.Combine(System.IO.Path.GetTempPath(),
+                $"oompi_closed_{Environment.ProcessId}.bin");
+            try
+            {
+                var f = MpiFile.Open(Comm.Self(), path, Mpi.ModeCreate | Mpi.ModeRdwr);
+                f.Dispose();
+                CsNames(Assert.Throws<ObjectDisposedException>(() => f.WriteAt(0, new int[2])),
+                    "MpiFile.WriteAt: this MpiFile has been disposed");
+            }
+            finally
+            {
+                System.IO.File.Delete(path);
+            }
+            // other facade messages: the leading Class.Method in C#'s names
+            CsNames(Assert.ThrowsAny<ArgumentException>(() => Datatype.Contiguous(-1, Datatype.Int)),
+                "Datatype.Contiguous: negative count");
         }
     }
 }

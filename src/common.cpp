@@ -2,6 +2,7 @@
 #include <oompi/rt/common.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace oompi::rt {
 namespace detail {
@@ -39,14 +40,28 @@ comparison to_comparison(int r) {
   return comparison::unequal;
 }
 
-void throw_closed(const char* what, const char* object) {
-  throw closed_error(std::string(what) + ": this " + object + " has been closed");
-}
-void throw_null(const char* what, const char* object) {
-  throw std::logic_error(std::string(what) + ": null " + object);
+void throw_closed(const char* what, const char* object) { throw closed_error(what, object); }
+void throw_null(const char* what, const char* object, const char* maker) {
+  throw null_handle_error(what, object, maker);
 }
 
 }  // namespace detail
+
+const char* facade_noun(const char* object) noexcept {
+  const std::string_view o(object);
+  if (o == "comm") return "communicator";
+  if (o == "comm_future") return "communicator future";
+  return object;
+}
+
+closed_error::closed_error(const char* where, const char* object)
+    : std::logic_error(std::string(where) + ": this " + facade_noun(object) + " has been closed"),
+      where_(where), object_(object) {}
+
+null_handle_error::null_handle_error(const char* where, const char* object, const char* maker)
+    : std::logic_error(std::string(where) + ": null " + facade_noun(object) +
+                       (maker ? std::string(" (") + maker + "() makes one)" : std::string())),
+      where_(where), object_(object), maker_(maker ? maker : "") {}
 
 buffer buffer::slice(std::int64_t offset, std::int64_t n, const char* what) const {
   if (offset < 0 || n < 0 || offset > count || n > count - offset)

@@ -32,7 +32,7 @@ struct info::state {
 };
 
 const info::state& info::live(const char* what) const {
-  if (!st_) detail::throw_null(what, "info (info.create() makes one)");
+  if (!st_) detail::throw_null(what, "info", "info.create");
   if (st_->closed) detail::throw_closed(what, "info");
   return *st_;
 }
@@ -150,12 +150,12 @@ comm_future comm::idup() const {
 }
 
 request comm_future::get_request() const {
-  if (!st_) detail::throw_null("comm_future.get_request", "communicator future");
+  if (!st_) detail::throw_null("comm_future.get_request", "comm_future");
   return st_->req;
 }
 
 comm comm_future::get() {
-  if (!st_) detail::throw_null("comm_future.get", "communicator future");
+  if (!st_) detail::throw_null("comm_future.get", "comm_future");
   if (!st_->done) {
     if (st_->req.is_pending()) st_->req.wait();
     // Taken out of the slot first: adopt frees the handle when it fails, and a second get()
@@ -220,7 +220,7 @@ keyval keyval::create(bool copy_on_dup) {
 }
 
 const keyval::state& keyval::live(const char* what) const {
-  if (!st_) detail::throw_null(what, "keyval (keyval.create() makes one)");
+  if (!st_) detail::throw_null(what, "keyval", "keyval.create");
   if (st_->closed) detail::throw_closed(what, "keyval");
   return *st_;
 }

@@ -23,7 +23,7 @@ bool message::is_received() const { return live("message.is_received").received;
 
 static void check_unused(message::state& s, const char* what) {
   if (s.received) throw std::logic_error(std::string(what) + ": the message was already received");
-  if (s.c->closed) detail::throw_closed(what, "communicator");
+  if (s.c->closed) detail::throw_closed(what, "comm");
 }
 
 status message::recv(buffer& buf) {

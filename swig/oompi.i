@@ -139,6 +139,9 @@ namespace oompi { namespace rt { class datatype; } }
 namespace std {
 %template(DatatypeVector) vector<oompi::rt::datatype>;
 }
+#ifdef OOMPI_HANDLE_VECTOR_TYPEMAPS
+OOMPI_HANDLE_VECTOR_TYPEMAPS(oompi::rt::datatype)  // a language's own conversion of a list of handles
+#endif
 %include <oompi/rt/datatype.hpp>
 %include <oompi/rt/op.hpp>
 %include <oompi/rt/status.hpp>
@@ -147,17 +150,23 @@ namespace oompi { namespace rt { class request; } }
 namespace std {
 %template(RequestVector) vector<oompi::rt::request>;
 }
+#ifdef OOMPI_HANDLE_VECTOR_TYPEMAPS
+OOMPI_HANDLE_VECTOR_TYPEMAPS(oompi::rt::request)  // a language's own conversion of a list of handles
+#endif
 %include <oompi/rt/request.hpp>
 %include <oompi/rt/message.hpp>
 %include <oompi/rt/buffer_attachment.hpp>
 %include <oompi/rt/group.hpp>
-// --- binding parity (issue 15): info objects, keyvals, idup, graphs, datatype contents -------
+// --- binding parity: info objects, keyvals, idup, graphs, datatype contents -------
 %attribute(oompi::rt::info, int, size, size);
 %include <oompi/rt/info.hpp>
 // comm.spawn_multiple: one info per program. Declared before comm.hpp for its typemaps.
 namespace std {
 %template(InfoVector) vector<oompi::rt::info>;
 }
+#ifdef OOMPI_HANDLE_VECTOR_TYPEMAPS
+OOMPI_HANDLE_VECTOR_TYPEMAPS(oompi::rt::info)  // a language's own conversion of a list of handles
+#endif
 // The message of a posted object receive, once assigned (null before), and improbe's message
 // (null when none is there): the caller owns it.
 %newobject oompi::rt::comm::test_object_recv;
@@ -169,7 +178,7 @@ namespace std {
 %include <oompi/rt/environment.hpp>
 %include <oompi/rt/window.hpp>
 
-// --- MPI-IO (issue 15): oompi::rt::file ---------------------------------------------------------
+// --- MPI-IO: oompi::rt::file ------------------------------------------------------------------
 // Access modes, combined with |: mode_create | mode_wronly.
 %constant int mode_rdonly = MPI_MODE_RDONLY;
 %constant int mode_wronly = MPI_MODE_WRONLY;

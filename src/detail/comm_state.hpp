@@ -41,8 +41,8 @@ struct comm::state {
 
 // Inline: two compares on every call of every binding (the throws are out of line).
 inline const comm::state& comm::live(const char* what) const {
-  if (__builtin_expect(!st_, 0)) detail::throw_null(what, "communicator");
-  if (__builtin_expect(st_->closed, 0)) detail::throw_closed(what, "communicator");
+  if (__builtin_expect(!st_, 0)) detail::throw_null(what, "comm");
+  if (__builtin_expect(st_->closed, 0)) detail::throw_closed(what, "comm");
   return *st_;
 }
 

@@ -11,6 +11,7 @@
 #define OOMPI_SWIG_CSHARP_HPP
 
 #include <oompi/rt/rt.hpp>
+#include "../binding_names.hpp"
 
 #include <pthread.h>
 
@@ -135,6 +136,13 @@ inline oompi_cs_status to_cs(const rt::status* s) noexcept {
   return r;
 }
 
+/// C#'s names for the facade's (csharp.i: PascalCase methods and classes, and its renames).
+using oompi::binding::csharp_names;
+/// A facade exception's message in C#'s names ("MpiFile.WriteAt: ...").
+inline std::string message(const std::exception& e) {
+  return oompi::binding::message(e, csharp_names);
+}
+
 /// Turns the C++ exception in flight into a pending C# exception.
 inline void translate() noexcept {
   try {
@@ -142,25 +150,25 @@ inline void translate() noexcept {
   } catch (const oompi::error& e) {
     raise(mpi, e.what(), e.error_class(), e.code(), e.routine().c_str());
   } catch (const rt::closed_error& e) {
-    raise(closed, e.what());
+    raise(closed, message(e).c_str());
   } catch (const rt::user_function_error& e) {
-    raise(user_function, e.what());
+    raise(user_function, message(e).c_str());
   } catch (const std::out_of_range& e) {
-    raise(out_of_range, e.what());
+    raise(out_of_range, message(e).c_str());
   } catch (const std::invalid_argument& e) {
-    raise(argument, e.what());
+    raise(argument, message(e).c_str());
   } catch (const std::length_error& e) {
-    raise(argument, e.what());
+    raise(argument, message(e).c_str());
   } catch (const std::domain_error& e) {
-    raise(argument, e.what());
+    raise(argument, message(e).c_str());
   } catch (const std::logic_error& e) {
-    raise(state, e.what());
+    raise(state, message(e).c_str());
   } catch (const std::range_error& e) {
-    raise(arithmetic, e.what());
+    raise(arithmetic, message(e).c_str());
   } catch (const std::bad_alloc&) {
     raise(memory, "oompi: out of native memory");
   } catch (const std::exception& e) {
-    raise(other, e.what());
+    raise(other, message(e).c_str());
   } catch (...) {
     raise(other, "oompi: unknown C++ exception");
   }
@@ -168,200 +176,6 @@ inline void translate() noexcept {
 
 }  // namespace oompi::csharp
 
-// --- the blocking send and receive of primitive arrays and spans (Comm.Send<T>/Recv<T>) ------
-// Plain C entry points with blittable arguments and an error code, P/Invoked without marshalling
-// (HandleRef, a 48-byte BufferDesc, a struct returned by value and the pending-exception check
-// of the generated wrappers cost ~50 ns per 8-byte send + receive). Nonzero: a C# exception is
-// pending.
-namespace oompi::csharp {
-inline rt::buffer primitive_buffer(void* data, std::int64_t count, int kind) {
-  if (!rt::detail::valid_kind(kind)) return rt::buffer(data, count, MPI_DATATYPE_NULL, 0);
-  const auto k = static_cast<rt::type_kind>(kind);
-  return rt::buffer(data, count, rt::detail::builtin_type(k), rt::detail::builtin_size(k));
-}
-}  // namespace oompi::csharp
-
-extern "C" SWIGEXPORT int oompi_cs_send(const oompi::rt::comm* c, void* data, std::int64_t count,
-                                        int kind, int dest, int tag) noexcept {
-  if (!c) {
-    oompi::csharp::raise(oompi::csharp::closed, "oompi: this Comm has been disposed");
-    return 1;
-  }
-  try {
-    c->send(oompi::csharp::primitive_buffer(data, count, kind), dest, tag);
-    return 0;
-  } catch (...) {
-    oompi::csharp::translate();
-    return 1;
-  }
-}
-
-/// status null: no status is made (MPI_STATUS_IGNORE).
-extern "C" SWIGEXPORT int oompi_cs_recv(const oompi::rt::comm* c, void* data, std::int64_t count,
-                                        int kind, int source, int tag,
-                                        oompi_cs_status* status) noexcept {
-  if (!c) {
-    oompi::csharp::raise(oompi::csharp::closed, "oompi: this Comm has been disposed");
-    return 1;
-  }
-  try {
-    oompi::rt::buffer b = oompi::csharp::primitive_buffer(data, count, kind);
-    if (status) {
-      const oompi::rt::status s = c->recv(b, source, tag);
-      *status = oompi::csharp::to_cs(&s);
-    } else {
-      c->recv_ignore_status(b, source, tag);
-    }
-    return 0;
-  } catch (...) {
-    oompi::csharp::translate();
-    return 1;
-  }
-}
-
-extern "C" SWIGEXPORT void oompi_cs_register(oompi::csharp::free_handle_fn free_handle,
-                                             oompi::csharp::raise_fn raise_exception) {
-  oompi::csharp::g_free_handle = free_handle;
-  oompi::csharp::g_raise = raise_exception;
-}
-
-// --- Isend/Irecv with the pin held by C# (Oompi.Request's light mode) -----------------------
-// C# pins the array with a pooled GCHandle and keeps it until the operation completes; the
-// request is the bare MPI_Request (as an int64: a pointer in Open MPI, an int in MPICH), kept in
-// the C# Request. No native allocation, no callback into C#, no finalizer. oompi_cs_adopt
-// turns one into a native request (request sets, Cancel) when it needs to be.
-namespace oompi::csharp {
-using rt::request_bits;
-using rt::request_from_bits;
-}  // namespace oompi::csharp
-
-extern "C" SWIGEXPORT std::int64_t oompi_cs_request_null() {
-  return oompi::csharp::request_bits(MPI_REQUEST_NULL);
-}
-
-// Blittable arguments, an error code back (1: a C# exception is pending), as oompi_cs_send.
-extern "C" SWIGEXPORT int oompi_cs_isend(const oompi::rt::comm* c, const oompi_cs_buffer* d,
-                                         int dest, int tag, std::int64_t* h) noexcept {
-  using namespace oompi::csharp;
-  oompi::rt::buffer b;
-  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
-  if (!describe(*d, b)) return 1;
-  try {
-    *h = request_bits(c->isend_native(b, dest, tag));
-    return 0;
-  } catch (...) {
-    translate();
-    return 1;
-  }
-}
-
-extern "C" SWIGEXPORT int oompi_cs_irecv(const oompi::rt::comm* c, const oompi_cs_buffer* d,
-                                         int source, int tag, std::int64_t* h) noexcept {
-  using namespace oompi::csharp;
-  oompi::rt::buffer b;
-  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
-  if (!describe(*d, b)) return 1;
-  try {
-    *h = request_bits(c->irecv_native(b, source, tag));
-    return 0;
-  } catch (...) {
-    translate();
-    return 1;
-  }
-}
-
-// Whole arrays of a primitive type (Comm.Isend<T>(T[]) / Irecv<T>(T[])): scalar arguments, as
-// oompi_cs_send, no descriptor to build or read.
-extern "C" SWIGEXPORT int oompi_cs_isend_data(const oompi::rt::comm* c, void* data,
-                                              std::int64_t count, int kind, int dest, int tag,
-                                              std::int64_t* h) noexcept {
-  using namespace oompi::csharp;
-  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
-  try {
-    *h = request_bits(c->isend_native(primitive_buffer(data, count, kind), dest, tag));
-    return 0;
-  } catch (...) {
-    translate();
-    return 1;
-  }
-}
-
-extern "C" SWIGEXPORT int oompi_cs_irecv_data(const oompi::rt::comm* c, void* data,
-                                              std::int64_t count, int kind, int source, int tag,
-                                              std::int64_t* h) noexcept {
-  using namespace oompi::csharp;
-  if (!c) return raise(closed, "oompi: this Comm has been disposed"), 1;
-  try {
-    oompi::rt::buffer b = primitive_buffer(data, count, kind);
-    *h = request_bits(c->irecv_native(b, source, tag));
-    return 0;
-  } catch (...) {
-    translate();
-    return 1;
-  }
-}
-
-/// Completes *h (MPI_Wait); *h is MPI_REQUEST_NULL afterwards, also when it failed.
-extern "C" SWIGEXPORT int oompi_cs_wait(std::int64_t* h, oompi_cs_status* out) noexcept {
-  using namespace oompi::csharp;
-  MPI_Request r = request_from_bits(*h);
-  try {
-    const oompi::rt::status s = oompi::rt::request::wait_native(r);
-    *h = request_bits(r);
-    *out = to_cs(&s);
-    return 0;
-  } catch (...) {
-    *h = request_bits(MPI_REQUEST_NULL);
-    translate();
-    return 1;
-  }
-}
-
-/// Completes *h if it is done (*out valid, *h null); *out invalid while pending.
-extern "C" SWIGEXPORT int oompi_cs_test(std::int64_t* h, oompi_cs_status* out) noexcept {
-  using namespace oompi::csharp;
-  MPI_Request r = request_from_bits(*h);
-  try {
-    oompi::rt::status s;
-    const bool done = oompi::rt::request::test_native(r, s);
-    *h = request_bits(r);
-    *out = done ? to_cs(&s) : oompi_cs_status{};
-    return 0;
-  } catch (...) {
-    *h = request_bits(MPI_REQUEST_NULL);
-    translate();
-    return 1;
-  }
-}
-
-/// The calling thread's stack (lowest address, size), for Oompi.PinPool's owner test; nonzero:
-/// unknown (the pool then always takes the thread-static way).
-extern "C" SWIGEXPORT int oompi_cs_stack(void** low, std::size_t* size) noexcept {
-#if defined(__linux__)
-  pthread_attr_t a;
-  if (pthread_getattr_np(pthread_self(), &a) != 0) return 1;
-  const int rc = pthread_attr_getstack(&a, low, size);
-  pthread_attr_destroy(&a);
-  return rc;
-#else
-  (void)low;
-  (void)size;
-  return 1;
-#endif
-}
-
-/// A native request (what Request's proxy owns) taking over h and the pinned handle.
-extern "C" SWIGEXPORT void* oompi_cs_adopt(std::int64_t h, std::intptr_t pin, int receive) {
-  using namespace oompi::csharp;
-  std::unique_ptr<oompi::rt::keep_alive> keep;
-  try {
-    if (pin) keep.reset(new gchandle_keep(pin));
-    return new oompi::rt::request(
-        oompi::rt::request::adopt(request_from_bits(h), std::move(keep), receive != 0));
-  } catch (...) {
-    translate();
-    return nullptr;
-  }
-}
+#include "oompi_csharp_fast_paths.hpp"  // the P/Invoke fast paths (uses the above)
 
 #endif  // OOMPI_SWIG_CSHARP_HPP

@@ -19,6 +19,7 @@
 #include <oompi/rt/rt.hpp>
 
 #include "oompi_dlpack.hpp"
+#include "../binding_names.hpp"
 
 #include <string>
 
@@ -352,14 +353,13 @@ bool int_vector(PyObject* o, std::vector<T>& v, const char* what) {
 
 /// An mpi4py.MPI.Comm (anything with py2f()) as a facade communicator that does not own it.
 /// False with a Python exception set otherwise.
-inline bool foreign_comm(PyObject* obj, rt::comm& out) {
+inline bool foreign_comm(PyObject* obj, rt::comm& out, const char* where = "oompi") {
   PyObject* f = PyObject_HasAttrString(obj, "py2f") ? PyObject_CallMethod(obj, "py2f", nullptr)
                                                     : nullptr;
   if (!f) {
     if (!PyErr_Occurred())
-      PyErr_Format(PyExc_TypeError,
-                   "oompi: expected an oompi.Comm or an mpi4py.MPI.Comm, not '%.200s'",
-                   Py_TYPE(obj)->tp_name);
+      PyErr_Format(PyExc_TypeError, "%s: expected an oompi.Comm or an mpi4py.MPI.Comm, not '%.200s'",
+                   where, Py_TYPE(obj)->tp_name);
     return false;
   }
   const long long h = PyLong_AsLongLong(f);
@@ -374,6 +374,13 @@ inline bool foreign_comm(PyObject* obj, rt::comm& out) {
   }
 }
 
+/// Python's names for the facade's (python.i: snake_case methods, CamelCase classes).
+using oompi::binding::python_names;
+/// A facade exception's message in Python's names ("File.write_at: ...").
+inline std::string message(const std::exception& e) {
+  return oompi::binding::message(e, python_names);
+}
+
 /// Turns the C++ exception in flight into a Python exception (called with the GIL held).
 inline void translate() {
   try {
@@ -383,23 +390,23 @@ inline void translate() {
   } catch (const oompi::error& e) {
     raise_mpi(e);
   } catch (const rt::closed_error& e) {
-    PyErr_SetString(g_closed_error, e.what());
+    PyErr_SetString(g_closed_error, message(e).c_str());
   } catch (const std::out_of_range& e) {
-    PyErr_SetString(PyExc_IndexError, e.what());
+    PyErr_SetString(PyExc_IndexError, message(e).c_str());
   } catch (const std::invalid_argument& e) {
-    PyErr_SetString(PyExc_ValueError, e.what());
+    PyErr_SetString(PyExc_ValueError, message(e).c_str());
   } catch (const std::length_error& e) {
-    PyErr_SetString(PyExc_ValueError, e.what());
+    PyErr_SetString(PyExc_ValueError, message(e).c_str());
   } catch (const std::domain_error& e) {
-    PyErr_SetString(PyExc_ValueError, e.what());
+    PyErr_SetString(PyExc_ValueError, message(e).c_str());
   } catch (const std::logic_error& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
+    PyErr_SetString(PyExc_RuntimeError, message(e).c_str());
   } catch (const std::range_error& e) {
-    PyErr_SetString(PyExc_ArithmeticError, e.what());
+    PyErr_SetString(PyExc_ArithmeticError, message(e).c_str());
   } catch (const std::bad_alloc&) {
     PyErr_NoMemory();
   } catch (const std::exception& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
+    PyErr_SetString(PyExc_RuntimeError, message(e).c_str());
   } catch (...) {
     PyErr_SetString(PyExc_RuntimeError, "oompi: unknown C++ exception");
   }

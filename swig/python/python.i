@@ -81,6 +81,22 @@
 %}
 %enddef
 
+// A list of handles (Datatype.create_struct's types, alltoallw's, spawn_multiple's infos): a
+// DatatypeVector (...) or any sequence of the class; anything else a TypeError naming the
+// Python class and method (SWIG's container would name a C++ std::vector type).
+%define OOMPI_HANDLE_VECTOR_TYPEMAPS(TYPE)
+%typemap(in) const std::vector<TYPE>& (std::vector<TYPE> tmp) %{
+  if (!oompi::python::handle_vector($input, $descriptor(TYPE*), $descriptor(std::vector<TYPE>*),
+                                    "$symname", tmp))
+    SWIG_fail;
+  $1 = &tmp;
+%}
+%typemap(freearg) const std::vector<TYPE>& ""
+%typemap(typecheck, precedence=SWIG_TYPECHECK_POINTER) const std::vector<TYPE>& %{
+  $1 = PySequence_Check($input) ? 1 : 0;
+%}
+%enddef
+
 // --- user functions (directors) ---------------------------------------------------------------
 // The Python exception raised in call() is carried out of MPI as oompi::python::python_error
 // and restored where the collective returns, on whatever thread call() ran.
@@ -354,6 +370,102 @@ def _abort_on_uncaught(exc_type, exc, tb):
 _sys.excepthook = _abort_on_uncaught
 %}
 
+// An argument SWIG cannot convert (not an instance of the class, None for a reference) names
+// the Python class and method, "Comm.dup: expected an oompi.Comm, not 'int'", instead of SWIG's
+// "in method 'Comm_dup', argument 1 of type 'oompi::rt::comm const *'" (binding_names.hpp).
+%{
+namespace oompi::python {
+/// Raises TypeError (ValueError for None where a reference is needed) for argument `input` of
+/// the wrapper `sym` that is not a `type`.
+inline void wrong_argument(swig_type_info* type, const char* sym, PyObject* input, bool null_ref) {
+  std::string cls = "handle";
+  auto* cd = type ? static_cast<SwigPyClientData*>(type->clientdata) : nullptr;
+  if (cd && cd->klass) {
+    if (PyObject* n = PyObject_GetAttrString(cd->klass, "__name__")) {
+      if (const char* u = PyUnicode_AsUTF8(n)) cls = u;
+      Py_DECREF(n);
+    }
+    PyErr_Clear();
+  }
+  const std::string where = oompi::binding::symbol_where(sym, python_names);
+  PyErr_Format(null_ref ? PyExc_ValueError : PyExc_TypeError, "%s: expected an oompi.%s, not '%.200s'",
+               where.c_str(), cls.c_str(), Py_TYPE(input)->tp_name);
+}
+}  // namespace oompi::python
+%}
+%{
+namespace oompi::python {
+/// The handles of `in` (a SWIG vector of them, or a sequence of proxies of `elem`) into `out`;
+/// false with a TypeError naming the Python class and method.
+template <class T>
+bool handle_vector(PyObject* in, swig_type_info* elem, swig_type_info* vec, const char* sym,
+                   std::vector<T>& out) {
+  void* p = nullptr;
+  if (SWIG_IsOK(SWIG_ConvertPtr(in, &p, vec, 0)) && p) {
+    out = *static_cast<std::vector<T>*>(p);
+    return true;
+  }
+  PyObject* seq = PySequence_Check(in) ? PySequence_Fast(in, "") : nullptr;
+  if (!seq) {
+    PyErr_Clear();
+    wrong_argument(vec, sym, in, false);  // "expected an oompi.DatatypeVector, not ..."
+    return false;
+  }
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  out.clear();
+  out.reserve(static_cast<std::size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* item = PySequence_Fast_GET_ITEM(seq, i);
+    p = nullptr;
+    if (!SWIG_IsOK(SWIG_ConvertPtr(item, &p, elem, 0)) || !p) {
+      wrong_argument(elem, sym, item, false);  // "expected an oompi.Datatype, not 'int'"
+      Py_DECREF(seq);
+      return false;
+    }
+    out.push_back(*static_cast<T*>(p));
+  }
+  Py_DECREF(seq);
+  return true;
+}
+}  // namespace oompi::python
+%}
+%typemap(in, noblock=1) SWIGTYPE * (void* argp = 0, int res = 0) {
+  res = SWIG_ConvertPtr($input, &argp, $descriptor, $disown | %convertptr_flags);
+  if (!SWIG_IsOK(res)) {
+    oompi::python::wrong_argument($descriptor, "$symname", $input, false);
+    SWIG_fail;
+  }
+  $1 = %reinterpret_cast(argp, $ltype);
+}
+%typemap(in, noblock=1) SWIGTYPE & (void* argp = 0, int res = 0),
+                         const SWIGTYPE & (void* argp = 0, int res = 0) {
+  res = SWIG_ConvertPtr($input, &argp, $descriptor, %convertptr_flags);
+  if (!SWIG_IsOK(res) || !argp) {
+    oompi::python::wrong_argument($descriptor, "$symname", $input, SWIG_IsOK(res));
+    SWIG_fail;
+  }
+  $1 = %reinterpret_cast(argp, $ltype);
+}
+%typemap(in, fragment=SWIG_AsVal_frag(int), noblock=1) enum SWIGTYPE (int val, int ecode = 0) {
+  ecode = SWIG_AsVal(int)($input, &val);
+  if (!SWIG_IsOK(ecode)) {
+    PyErr_Format(PyExc_TypeError, "%s: expected an int (an oompi enum item), not '%.200s'",
+                 oompi::binding::symbol_where("$symname", oompi::python::python_names).c_str(),
+                 Py_TYPE($input)->tp_name);
+    SWIG_fail;
+  }
+  $1 = static_cast<$1_ltype>(val);
+}
+%typemap(in) SWIGTYPE (void* argp, int res = 0) {
+  res = SWIG_ConvertPtr($input, &argp, $&descriptor, %convertptr_flags);
+  if (!SWIG_IsOK(res) || !argp) {
+    oompi::python::wrong_argument($&descriptor, "$symname", $input, SWIG_IsOK(res));
+    SWIG_fail;
+  }
+  $1 = *(%reinterpret_cast(argp, $&ltype));
+  if (SWIG_IsNewObj(res)) %delete(%reinterpret_cast(argp, $&ltype));
+}
+
 // A handle argument that is None, or not a handle of its class: a TypeError naming the Python
 // class (SWIG's own error names a C++ reference type: "invalid null reference ... of type
 // 'oompi::rt::comm const &'"). A closed handle passes here and the facade raises ClosedError
@@ -361,7 +473,8 @@ _sys.excepthook = _abort_on_uncaught
 %define OOMPI_PY_HANDLE_ARG(TYPE, PYNAME)
 %typemap(in) const TYPE& (void* argp = 0) %{
   if (!SWIG_IsOK(SWIG_ConvertPtr($input, &argp, $descriptor(TYPE*), 0)) || !argp) {
-    PyErr_Format(PyExc_TypeError, "%s: expected an oompi." PYNAME ", not '%.200s'", "$symname",
+    PyErr_Format(PyExc_TypeError, "%s: expected an oompi." PYNAME ", not '%.200s'",
+                 oompi::binding::symbol_where("$symname", oompi::python::python_names).c_str(),
                  Py_TYPE($input)->tp_name);
     SWIG_fail;
   }
@@ -381,7 +494,9 @@ OOMPI_PY_HANDLE_ARG(oompi::rt::info, "Info")
   res = SWIG_ConvertPtr($input, &argp, $descriptor(oompi::rt::comm*), 0);
   if (SWIG_IsOK(res) && argp) {
     $1 = reinterpret_cast<oompi::rt::comm*>(argp);
-  } else if (oompi::python::foreign_comm($input, foreign)) {
+  } else if (oompi::python::foreign_comm(
+                 $input, foreign,
+                 oompi::binding::symbol_where("$symname", oompi::python::python_names).c_str())) {
     $1 = &foreign;
   } else {
     SWIG_fail;

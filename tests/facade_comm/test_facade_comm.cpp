@@ -6,6 +6,8 @@
 
 #include <oompi/object_ops.hpp>
 
+#include "binding_names.hpp"  // swig/: how each binding names the facade's messages
+
 #include <numeric>
 #include <stdexcept>
 #include <vector>
@@ -255,4 +257,49 @@ TEST_CASE("datatype contents and envelope from C++") {
   CHECK(c.types()[0].combiner() == MPI_COMBINER_NAMED);
   v.close();
   CHECK_THROWS_AS(v.contents(), closed_error);
+}
+
+TEST_CASE("closed and null handles say where and what, and each binding shows it in its names") {
+  using namespace oompi::binding;
+  comm w = comm::world();
+  comm d = w.dup();
+  d.close();
+  try {
+    (void)d.name();
+    FAIL("a closed comm answered");
+  } catch (const closed_error& e) {
+    CHECK(e.where() == "comm.name");
+    CHECK(e.object() == "comm");
+    CHECK(std::string(e.what()) == "comm.name: this communicator has been closed");  // C++
+    CHECK(oompi::binding::message(e, java_names) == "Comm.name: this Comm has been closed");
+    CHECK(oompi::binding::message(e, csharp_names) == "Comm.Name: this Comm has been disposed");
+    CHECK(oompi::binding::message(e, python_names) == "Comm.name: this Comm has been closed");
+  }
+  try {
+    (void)info().keys();
+    FAIL("a null info answered");
+  } catch (const null_handle_error& e) {
+    CHECK(e.object() == "info");
+    CHECK(std::string(e.what()).find("null info (info.create() makes one)") != std::string::npos);
+    CHECK(oompi::binding::message(e, csharp_names).find(": null Info (Info.Create() makes one)") != std::string::npos);
+    CHECK(oompi::binding::message(e, java_names).rfind("Info.", 0) == 0);
+  }
+  // any facade message: its leading class.method; other text as it is
+  const std::invalid_argument bad("file.write_at_all: negative offset");
+  CHECK(oompi::binding::message(bad, java_names) == "File.writeAtAll: negative offset");
+  CHECK(oompi::binding::message(bad, csharp_names) == "MpiFile.WriteAtAll: negative offset");
+  CHECK(oompi::binding::message(bad, python_names) == "File.write_at_all: negative offset");
+  CHECK(oompi::binding::message(std::logic_error("oompi: something"), java_names) == "oompi: something");
+  CHECK(oompi::binding::message(std::logic_error("not.a_facade_class: x"), java_names) == "not.a_facade_class: x");
+  CHECK(oompi::binding::message(std::logic_error("environment.close"), csharp_names) == "MpiEnvironment.Dispose");
+  // a closed proxy, from SWIG's $symname of the wrapper (already in the binding's names)
+  CHECK(closed_self("Window_putAny", java_names) == "Window.put: this Window has been closed");
+  CHECK(closed_self("Comm_recvArrayStatus", java_names) == "Comm.recv: this Comm has been closed");
+  CHECK(closed_self("Comm_Size_get", java_names) == "Comm.getSize: this Comm has been closed");
+  CHECK(closed_self("Comm_Size_get", csharp_names) == "Comm.Size: this Comm has been disposed");
+  CHECK(closed_self("MpiFile_CloseHandle", csharp_names) ==
+        "MpiFile.Dispose: this MpiFile has been disposed");
+  CHECK(closed_self("Request_WaitNative", csharp_names) ==
+        "Request.Wait: this Request has been disposed");
+  CHECK(null_argument("Comm_compare", java_names) == "Comm.compare: a null argument");
 }

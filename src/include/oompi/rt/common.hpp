@@ -21,10 +21,40 @@ namespace oompi::rt {
 #ifndef SWIG
 /// A handle was used after close() (Java IllegalStateException, C# ObjectDisposedException,
 /// Python oompi.ClosedError).
+///
+/// Every message of the facade starts with where it was raised, "<class>.<method>: " in the
+/// facade's names (window.put, file.write_at); a binding shows that part in its own names
+/// (Window.put, MpiFile.WriteAt, binding_names.hpp). A closed or null handle also carries the
+/// facade class it is about (object()), so that its text names the binding's class too.
 class closed_error : public std::logic_error {
 public:
   using std::logic_error::logic_error;
+  /// "<where>: this <object> has been closed" (object: a facade class, comm, window, ...).
+  closed_error(const char* where, const char* object);
+  /// Where it was raised ("window.put") and the facade class that was closed ("window");
+  /// empty for a closed_error made from a whole message.
+  const std::string& where() const noexcept { return where_; }
+  const std::string& object() const noexcept { return object_; }
+
+private:
+  std::string where_, object_;
 };
+
+/// A call on a null (default-constructed) handle: "<where>: null <object>", and with a maker
+/// (the facade call that makes one, "info.create"), " (<maker>() makes one)".
+class null_handle_error : public std::logic_error {
+public:
+  null_handle_error(const char* where, const char* object, const char* maker = nullptr);
+  const std::string& where() const noexcept { return where_; }
+  const std::string& object() const noexcept { return object_; }
+  const std::string& maker() const noexcept { return maker_; }
+
+private:
+  std::string where_, object_, maker_;
+};
+
+/// How the facade's messages name a facade class in C++ ("communicator" for comm).
+const char* facade_noun(const char* object) noexcept;
 
 /// A user_function reported failure with fail() (the C# binding's way): the collective that
 /// ran it throws this after MPI returns.
@@ -129,10 +159,11 @@ inline std::int64_t builtin_size(type_kind k) noexcept {
 bool valid_kind(int k) noexcept;
 MPI_Op builtin_op(op_kind k);
 
-/// Throws closed_error with "<what>: this <object> has been closed".
+/// Throws closed_error with "<what>: this <object> has been closed" (object: a facade class).
 [[noreturn]] void throw_closed(const char* what, const char* object);
-/// Throws std::logic_error for a default-constructed (null) handle.
-[[noreturn]] void throw_null(const char* what, const char* object);
+/// Throws null_handle_error for a default-constructed (null) handle (object: a facade class;
+/// maker: the facade call that makes one, if any).
+[[noreturn]] void throw_null(const char* what, const char* object, const char* maker = nullptr);
 }  // namespace detail
 #endif
 

@@ -11,16 +11,20 @@ import org.oompi.Buffers;
 import org.oompi.Comm;
 import org.oompi.Comparison;
 import org.oompi.Datatype;
+import org.oompi.File;
 import org.oompi.Group;
+import org.oompi.MPI;
 import org.oompi.Op;
 import org.oompi.Request;
 import org.oompi.RequestVector;
 import org.oompi.UserFunction;
+import org.oompi.Window;
 
 /**
  * A closed handle passed as an argument (not called itself) throws what a call on a closed handle
  * throws, IllegalStateException, naming its class; null stays a NullPointerException. Every kind of
- * handle: Comm, Op, Group, Datatype, Request, RequestVector.
+ * handle: Comm, Op, Group, Datatype, Request, RequestVector. Every message names Java's classes
+ * and methods (Window.put, File.writeAt), never the C++ facade's (oompi::rt::window, window.put).
  */
 @ExtendWith(MpiExtension.class)
 class ClosedTest {
@@ -111,5 +115,42 @@ class ClosedTest {
     w.delete();
     closedArgument("RequestVector", () -> Request.waitAll(w));
     closedArgument("RequestVector", () -> Request.testAny(w));
+  }
+
+  /** The message starts with Java's Class.method and names no C++ type. */
+  private static void javaNames(RuntimeException e, String starts) {
+    String m = e.getMessage();
+    assertTrue(m.startsWith(starts), m);
+    assertTrue(!m.contains("oompi::"), m);
+  }
+
+  @Test
+  void messagesNameJavaClassesAndMethods() throws Exception {
+    Comm d = world.dup();
+    d.close();
+    javaNames(assertThrows(IllegalStateException.class, d::barrier),
+        "Comm.barrier: this Comm has been closed");
+    javaNames(assertThrows(IllegalStateException.class, d::getSize),
+        "Comm.getSize: this Comm has been closed");
+
+    Window win = Window.create(world, Buffers.newDoubleBuffer(4));
+    win.close();
+    javaNames(assertThrows(IllegalStateException.class, () -> win.put(new double[1], 0, 0)),
+        "Window.put: this Window has been closed");
+    javaNames(assertThrows(IllegalStateException.class, () -> win.fence()),
+        "Window.fence: this Window has been closed");
+
+    java.nio.file.Path path = java.nio.file.Files.createTempFile("oompi_closed_", ".bin");
+    try {
+      File f = File.open(Comm.self(), path.toString(), MPI.MODE_CREATE | MPI.MODE_RDWR);
+      f.close();
+      javaNames(assertThrows(IllegalStateException.class, () -> f.writeAt(0, new int[2])),
+          "File.writeAt: this File has been closed");
+    } finally {
+      java.nio.file.Files.deleteIfExists(path);
+    }
+    // other facade messages: the leading Class.method in Java's names
+    javaNames(assertThrows(IllegalArgumentException.class, () -> Datatype.contiguous(-1, Datatype.INT)),
+        "Datatype.contiguous: negative count");
   }
 }

@@ -1,0 +1,276 @@
+// Java wrapper support: primitive arrays copied into native memory or pinned.
+// Part of oompi_java.hpp (the Java wrapper's support code), which includes the parts.
+#ifndef OOMPI_SWIG_JAVA_PINS_HPP
+#define OOMPI_SWIG_JAVA_PINS_HPP
+
+#include "oompi_java_errors.hpp"
+
+namespace oompi::java {
+
+// --- pins ---------------------------------------------------------------------------------
+
+// How blocking calls reach a primitive array: copied into native memory (Get<T>ArrayRegion)
+// and, for receives, back (Set<T>ArrayRegion). Not pinned with GetPrimitiveArrayCritical
+// (except large arrays where the collector pins regions, arrays_can_pin below):
+// JDK 17's collectors lock the GC while an array is pinned, so a thread waiting in MPI with a
+// pinned array stalls every thread of its JVM that needs a collection, including the one that
+// would send (or, on another rank, make another thread send) the awaited message: a deadlock
+// with MPI_THREAD_MULTIPLE (test java.threads). A copy costs one JNI call, as does a pin.
+// MPI.setArrayCopy is kept for compatibility and changes nothing.
+inline std::atomic<bool> g_copy_arrays{true};
+
+/// A thread's native memory for array copies, reused by its calls: a few slots (a call has
+/// up to three array arguments); larger copies than `keep` bytes are freed after the call.
+struct copy_memory {
+  std::unique_ptr<char[]> data;  // not zeroed: the copy overwrites what MPI reads
+  std::size_t size = 0;
+  bool reserve(std::size_t n) noexcept {
+    if (n <= size) return true;
+    data.reset(new (std::nothrow) char[n]);
+    size = data ? n : 0;
+    return size != 0;
+  }
+};
+struct copy_slots {
+  static constexpr int count = 4;
+  // 4 MiB arrays included (a copy is one byte longer than the array): the former bound freed
+  // and reallocated the copy of a 4 MiB array at every call.
+  static constexpr std::size_t keep = (std::size_t(4) << 20) + 1;
+  copy_memory slot[count];
+  bool busy[count] = {};
+};
+inline thread_local copy_slots t_copies;
+
+// Large arrays of the send/recv fast paths (array_use) are pinned instead of copied where that
+// is safe: where the collector pins just the array's region rather than locking the GC while a
+// thread holds a critical region (G1 from JDK 22, JEP 423), a thread may block in MPI with the
+// array pinned and the other threads still collect. Asked once per process from
+// NativeLoader.arraysCanPin (JDK version, collector, -Doompi.arrays=copy); JDK 17 copies. Only
+// on paths that make no upcall into Java (JNI forbids calls inside a critical region), and from
+// pin_min bytes on, where the copies cost more than the pin.
+//
+//
+// Elsewhere (JDK 17) a pin locks the GC (issue 29 measured what a copy costs instead: a 4 MiB
+// copy in and out, 1.3-2.3x the transfer):
+// - A receive whose message is matched (a blocking receive waits for it unpinned, MPI_Mprobe;
+//   Message.recv; orecv) is pinned for the transfer only, at any thread level: the message has
+//   been sent, and the pinned thread, inside MPI, progresses every operation of its process,
+//   so completing it needs no Java thread to run (none that the GC lock could stop).
+// - A send is pinned below MPI_THREAD_MULTIPLE only: a pinned send waits for its receiver to
+//   post the receive, and with MULTIPLE another thread of this JVM (stopped by the GC lock)
+//   may be what that receiver waits for (test java.threads deadlocked that way).
+// Port.arrayPinning says which (0 copy always, 1 pin, 2 the rules above).
+inline std::atomic<int> g_pin_arrays{-1};  // -1: not asked yet
+/// Ranges of at least this many bytes are pinned where pinning is allowed; smaller ones are
+/// copied (as cheap, and no GC lock). OOMPI_JAVA_PIN_MIN (bytes) overrides it, for benches.
+inline std::size_t pin_min() noexcept {
+  static const std::size_t v = [] {
+    const char* e = std::getenv("OOMPI_JAVA_PIN_MIN");
+    return e && *e ? static_cast<std::size_t>(std::strtoull(e, nullptr, 10)) : std::size_t(64 * 1024);
+  }();
+  return v;
+}
+
+inline int array_pinning(JNIEnv* env) noexcept {
+  int v = g_pin_arrays.load(std::memory_order_relaxed);
+  if (OOMPI_DETAIL_LIKELY(v >= 0)) return v;
+  v = 0;
+  jclass c = env->FindClass("org/oompi/Port");
+  jmethodID m = c ? env->GetStaticMethodID(c, "arrayPinning", "()I") : nullptr;
+  if (m) v = env->CallStaticIntMethod(c, m);
+  if (env->ExceptionCheck()) {  // no such method (an older jar), or it failed: copy
+    env->ExceptionClear();
+    v = 0;
+  }
+  if (c) env->DeleteLocalRef(c);
+  g_pin_arrays.store(v, std::memory_order_relaxed);
+  return v;
+}
+
+inline bool arrays_can_pin(JNIEnv* env) noexcept {
+  switch (array_pinning(env)) {
+    case 1: return true;
+    case 2: {
+      int level = MPI_THREAD_MULTIPLE;
+      return MPI_Query_thread(&level) == MPI_SUCCESS && level < MPI_THREAD_MULTIPLE;
+    }
+    default: return false;
+  }
+}
+
+/// Whether a range of `bytes` is pinned rather than copied: one that MPI may wait on (sends,
+/// unmatched receives), or one that a matched message fills (see above).
+inline bool pin_range(JNIEnv* env, std::size_t bytes) noexcept {
+  return bytes >= pin_min() && arrays_can_pin(env);
+}
+inline bool pin_matched_range(JNIEnv* env, std::size_t bytes) noexcept {
+  return bytes >= pin_min() && array_pinning(env) != 0;
+}
+
+/// Copies elements [from, from + n) of `array` (of `kind`) to or from native memory at `at`
+/// (element `from`'s copy).
+inline void array_region(JNIEnv* env, jarray array, rt::type_kind kind, bool back_to_java,
+                         jsize from, jsize n, void* at) noexcept {
+  if (n <= 0) return;
+  switch (kind) {
+#define OOMPI_JAVA_REGION(K, JT, Name)                                                        \
+  case rt::type_kind::K:                                                                   \
+    if (back_to_java)                                                                      \
+      env->Set##Name##ArrayRegion(static_cast<JT##Array>(array), from, n,                  \
+                                  reinterpret_cast<const JT*>(at));                        \
+    else                                                                                   \
+      env->Get##Name##ArrayRegion(static_cast<JT##Array>(array), from, n, reinterpret_cast<JT*>(at)); \
+    break;
+    case rt::type_kind::byte:   // osend's byte[] (MPI_BYTE)
+    case rt::type_kind::uint8:
+    OOMPI_JAVA_REGION(int8, jbyte, Byte)
+    OOMPI_JAVA_REGION(int16, jshort, Short)
+    OOMPI_JAVA_REGION(uint16, jchar, Char)
+    OOMPI_JAVA_REGION(int32, jint, Int)
+    OOMPI_JAVA_REGION(int64, jlong, Long)
+    OOMPI_JAVA_REGION(float32, jfloat, Float)
+    OOMPI_JAVA_REGION(float64, jdouble, Double)
+    OOMPI_JAVA_REGION(boolean, jboolean, Boolean)
+#undef OOMPI_JAVA_REGION
+    default: break;
+  }
+}
+
+struct pin {
+  JNIEnv* env = nullptr;
+  jarray array = nullptr;
+  void* ptr = nullptr;
+  bool writable = false;
+  bool copy_in = true;    // false: a receive that copies back only what arrived (done())
+  jsize first = 0;        // the range's first element (a copy holds it at ptr)
+  jsize length = -1;      // elements of the range (-1: the whole array, asked of the JVM)
+  jsize back = -1;        // elements copied back (-1: all)
+  rt::type_kind kind = rt::type_kind::byte;
+  int slot = -1;          // t_copies' slot, or -1 with `own` or `small`
+  bool pinned = false;    // ptr is the array itself (GetPrimitiveArrayCritical)
+  copy_memory own;
+  alignas(16) char small[256];  // small arrays: no thread-local lookup, no allocation
+
+  pin() = default;
+  pin(const pin&) = delete;
+  pin& operator=(const pin&) = delete;
+  ~pin() { release(); }
+
+  /// Copies the range [first, first + length) into native memory (a receive without copy_in:
+  /// nothing copied yet) and points b.data at its first element. False with a Java exception
+  /// pending.
+  bool acquire(JNIEnv* e, rt::buffer& b) noexcept {
+    env = e;
+    if (length < 0) {
+      first = 0;
+      length = env->GetArrayLength(array);
+    }
+    const std::size_t bytes =
+        static_cast<std::size_t>(length) * static_cast<std::size_t>(rt::detail::builtin_size(kind)) + 1;
+    if (bytes <= sizeof small) {
+      ptr = small;
+    } else {
+      copy_memory* v = &own;
+      copy_slots& cs = t_copies;
+      for (int i = 0; i < copy_slots::count; ++i)
+        if (!cs.busy[i]) {
+          slot = i;
+          cs.busy[i] = true;
+          v = &cs.slot[i];
+          break;
+        }
+      if (!v->reserve(bytes)) {
+        if (slot >= 0) cs.busy[slot] = false;
+        slot = -1;
+        throw_java(env, "java/lang/OutOfMemoryError", "oompi: no native memory to copy the array");
+        return false;
+      }
+      ptr = v->data.get();
+    }
+    if (copy_in || !writable) region(false, 0, length);
+    else back = 0;  // until done(): an error copies nothing back
+    b.data = ptr;
+    return true;
+  }
+
+  /// Pins the array (see arrays_can_pin) and points b.data at the range's first element.
+  /// False with a Java exception pending.
+  bool pin_array(JNIEnv* e, rt::buffer& b) noexcept {
+    env = e;
+    ptr = env->GetPrimitiveArrayCritical(array, nullptr);
+    if (!ptr) {
+      if (!env->ExceptionCheck())
+        throw_java(env, "java/lang/OutOfMemoryError", "oompi: the array could not be pinned");
+      return false;
+    }
+    pinned = true;
+    b.data = static_cast<char*>(ptr) + std::int64_t(first) * rt::detail::builtin_size(kind);
+    return true;
+  }
+
+  /// A receive without copy_in completed with `bytes` bytes: those are copied back (a partial
+  /// last element merged with the array's own bytes).
+  void done(std::int64_t bytes) noexcept {
+    if (pinned) return;  // received in place
+    const std::int64_t size = rt::detail::builtin_size(kind);
+    bytes = std::max<std::int64_t>(0, std::min<std::int64_t>(bytes, std::int64_t(length) * size));
+    back = static_cast<jsize>(bytes / size);
+    if (const std::int64_t part = bytes % size) {
+      char tmp[16];
+      char* last = static_cast<char*>(ptr) + std::int64_t(back) * size;
+      std::memcpy(tmp, last, static_cast<std::size_t>(part));
+      region(false, back, 1);
+      std::memcpy(last, tmp, static_cast<std::size_t>(part));
+      ++back;
+    }
+  }
+
+  /// Copies back (a receive that did not fail: no Java exception pending, for which JNI allows
+  /// no array call) and gives the memory back. Runs when the wrapper returns: a user function
+  /// called back from inside the MPI call (a nested wrapper) leaves the outer call's copies alone.
+  void release() noexcept {
+    if (!ptr) return;
+    if (pinned) {  // first: no other JNI call inside the critical region
+      env->ReleasePrimitiveArrayCritical(array, ptr, writable ? 0 : JNI_ABORT);
+      pinned = false;
+      ptr = nullptr;
+      return;
+    }
+    if (writable && !env->ExceptionCheck()) region(true, 0, back < 0 ? length : back);
+    if (slot >= 0) {
+      copy_slots& cs = t_copies;
+      if (cs.slot[slot].size > copy_slots::keep) cs.slot[slot] = copy_memory();
+      cs.busy[slot] = false;
+      slot = -1;
+    }
+    ptr = nullptr;
+  }
+
+private:
+  /// Elements [from, from + n) of the range between the array and the copy.
+  void region(bool back_to_java, jsize from, jsize n) noexcept {
+    array_region(env, array, kind, back_to_java, first + from, n,
+                 static_cast<char*>(ptr) + std::int64_t(from) * rt::detail::builtin_size(kind));
+  }
+};
+
+/// The address of a direct buffer, for the Port fast paths (whose Java side has checked
+/// isDirect() and non-null): a read of java.nio.Buffer.address, which HotSpot serves without
+/// leaving Java's thread state. GetDirectBufferAddress checks the object's class first (an
+/// IsInstanceOf through the VM), a large share of an 8-byte send. Falls back to it on a JVM
+/// without that field.
+inline void* direct_address_of(JNIEnv* env, jobject buf) {
+  static const jfieldID field = [env] {
+    jclass c = env->FindClass("java/nio/Buffer");
+    jfieldID id = c ? env->GetFieldID(c, "address", "J") : nullptr;
+    if (!id) env->ExceptionClear();
+    if (c) env->DeleteLocalRef(c);
+    return id;
+  }();
+  if (field) return reinterpret_cast<void*>(static_cast<std::intptr_t>(env->GetLongField(buf, field)));
+  return env->GetDirectBufferAddress(buf);
+}
+
+}  // namespace oompi::java
+
+#endif  // OOMPI_SWIG_JAVA_PINS_HPP

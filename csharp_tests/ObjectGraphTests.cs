@@ -411,5 +411,33 @@ namespace Oompi.Tests
             Assert.Contains("Object", why);
             Assert.Throws<ArgumentException>(() => Wire.Serialize(new SerialWithObject()));
         }
+
+        [Fact]
+        public void StringsOfEveryKindAndTheBufferWriterOverload()
+        {
+            // ASCII (narrowed in one pass), then text with other chars at the start, middle and
+            // end, a lone surrogate (Encoding.UTF8's replacement, as before), long and short.
+            var texts = new[] { "", "a", "abcdefghij", new string('x', 1000), "é", "abcé", "日本語テキスト", "ab\ud800cd",
+                                "x" + new string('y', 40) + "\u00ff", "\U0001F600 emoji" };
+            foreach (var t in texts)
+            {
+                byte[] b = Wire.Serialize(t);
+                var utf8 = Encoding.UTF8.GetBytes(t);
+                Assert.Equal((ulong)utf8.Length, BitConverter.ToUInt64(b, 0));
+                Assert.Equal(utf8, b[8..]);
+                Assert.Equal(Encoding.UTF8.GetString(utf8), Wire.Deserialize<string>(b));
+            }
+            // Into a caller's buffer: the same bytes, appended.
+            var sink = new System.Buffers.ArrayBufferWriter<byte>();
+            var list = new List<string>(texts);
+            int n = Wire.Serialize(list, sink);
+            Assert.Equal(Wire.Serialize(list), sink.WrittenSpan.ToArray());
+            Assert.Equal(n, sink.WrittenCount);
+            Wire.Serialize(7, sink);
+            Assert.Equal(n + 4, sink.WrittenCount);
+            Assert.Equal(list.ConvertAll(t => Encoding.UTF8.GetString(Encoding.UTF8.GetBytes(t))),
+                         Wire.Deserialize<List<string>>(sink.WrittenSpan[..n]));
+            Assert.Throws<ArgumentNullException>(() => Wire.Serialize(1, null));
+        }
     }
 }

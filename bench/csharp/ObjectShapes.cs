@@ -78,9 +78,10 @@ namespace OompiBench
         long Digest(object value);
         void OSend(Comm c, object v, int peer);
         object ORecv(Comm c, int peer);
-        object OLocal(object v);
-        byte[] OEncode(object v);
-        object OLocalDecode(byte[] b);
+        object OLocal(object v, Objects.ByteSink sink);
+        byte[] OEncode(object v, Objects.ByteSink sink);
+        object OLocalDecode(byte[] b, int n);
+        byte[] OEncodeArray(object v);  // Wire.Serialize's own array (the profile: runs on older Oompi.dll too)
         byte[] PackBytes(object v, Objects.ByteSink sink, bool circular);
         object PackRead(ReadOnlySpan<byte> bytes, bool circular);
     }
@@ -98,9 +99,21 @@ namespace OompiBench
         public abstract long Digest(object value);
         public void OSend(Comm c, object v, int peer) => c.OSend((T)v, peer, 0);
         public object ORecv(Comm c, int peer) => c.ORecv<T>(peer, 0);
-        public object OLocal(object v) => Wire.Deserialize<T>(Wire.Serialize((T)v));
-        public byte[] OEncode(object v) => Wire.Serialize((T)v);
-        public object OLocalDecode(byte[] b) => Wire.Deserialize<T>(b);
+        // Encode + decode as MemoryPack's runs: into the same kind of reused buffer.
+        public object OLocal(object v, Objects.ByteSink sink)
+        {
+            sink.Count = 0;
+            Wire.Serialize((T)v, sink);
+            return Wire.Deserialize<T>(sink.Buf, 0, sink.Count);
+        }
+        public byte[] OEncode(object v, Objects.ByteSink sink)
+        {
+            sink.Count = 0;
+            Wire.Serialize((T)v, sink);
+            return sink.Buf;
+        }
+        public object OLocalDecode(byte[] b, int n) => Wire.Deserialize<T>(b, 0, n);
+        public byte[] OEncodeArray(object v) => Wire.Serialize((T)v);
 
         public byte[] PackBytes(object v, Objects.ByteSink sink, bool circular)
         {
@@ -327,8 +340,8 @@ namespace OompiBench
 
         static object Local(string sys, IShape s)
         {
-            if (sys == "oompi") return s.OLocal(s.Oompi);
             sink ??= new Objects.ByteSink();
+            if (sys == "oompi") return s.OLocal(s.Oompi, sink);
             bool circ = sys == "memorypack_circular";
             var buf = s.PackBytes(circ ? s.PackCircular : s.Pack, sink, circ);
             return s.PackRead(new ReadOnlySpan<byte>(buf, 0, sink.Count), circ);
@@ -387,7 +400,7 @@ namespace OompiBench
 
         /// <summary>
         /// Profiling aid (no MPI): encode and decode of one shape apart, per system, for a number
-        /// of seconds each, in ns per node; run under perf with DOTNET_PerfMapEnabled=1.
+        /// of seconds each, in ns of CPU time per node; run under perf with DOTNET_PerfMapEnabled=1.
         /// Options: --shapes=tree --sizes=4095 --seconds=2 --systems=oompi,memorypack.
         /// </summary>
         public static int Profile(string[] args)
@@ -410,10 +423,10 @@ namespace OompiBench
                         byte[] bytes = null;
                         int len = 0;
                         Action enc = sys == "oompi"
-                            ? () => { bytes = OompiEncode(shape, value); len = bytes.Length; }
+                            ? () => { bytes = shape.OEncodeArray(value); len = bytes.Length; }
                             : () => { bytes = shape.PackBytes(value, sink, circ); len = sink.Count; };
                         Action dec = sys == "oompi"
-                            ? () => shape.OLocalDecode(bytes)
+                            ? () => shape.OLocalDecode(bytes, len)
                             : () => shape.PackRead(new ReadOnlySpan<byte>(bytes, 0, len), circ);
                         double e = Time(enc, seconds), d = Time(dec, seconds);
                         Console.WriteLine(FormattableString.Invariant(
@@ -424,15 +437,20 @@ namespace OompiBench
             return 0;
         }
 
-        static byte[] OompiEncode(IShape s, object v) => s.OEncode(v);
-
+        // The process's CPU time per call (user + system: the GC's work included, run with
+        // DOTNET_gcConcurrent=0 to keep it on this thread), not wall time: on a machine shared
+        // with other work, the time slices this process waits do not count.
         static double Time(Action a, double seconds)
         {
             a();
             long iters = 0;
+            var self = Process.GetCurrentProcess();
+            self.Refresh();
+            var cpu0 = self.TotalProcessorTime;
             var sw = Stopwatch.StartNew();
             while (sw.Elapsed.TotalSeconds < seconds) { a(); iters++; }
-            return sw.Elapsed.TotalSeconds / iters;
+            self.Refresh();
+            return (self.TotalProcessorTime - cpu0).TotalSeconds / iters;
         }
 
         static string J(string s) => JsonSerializer.Serialize(s);

@@ -65,6 +65,34 @@ namespace Oompi
 
         [ThreadStatic] private static WireWriter scratch;
 
+        /// <summary>
+        /// Appends the encoding of <paramref name="value"/> to <paramref name="destination"/> (a
+        /// caller's reused buffer: no array per call); returns its length in bytes.
+        /// </summary>
+        public static int Serialize<T>(T value, System.Buffers.IBufferWriter<byte> destination)
+        {
+            if (destination is null) throw new ArgumentNullException(nameof(destination));
+            var w = scratch ?? new WireWriter(4096);
+            scratch = null;
+            try
+            {
+                w.Reset();
+                WriteTop(w, value);
+                int n = w.Pos;
+                w.Written.CopyTo(destination.GetSpan(n));
+                destination.Advance(n);
+                return n;
+            }
+            finally
+            {
+                if (w.Buf.Length <= 64 << 20)
+                {
+                    w.Reset();
+                    scratch = w;
+                }
+            }
+        }
+
         /// <summary>Reads a T from the whole of <paramref name="data"/>.</summary>
         public static T Deserialize<T>(byte[] data)
         {

@@ -206,7 +206,14 @@ namespace Oompi
         private string StringOf(int n)
         {
             if (n == 0) return string.Empty;
-            string s = Encoding.UTF8.GetString(buf, Pos, n);
+            var bytes = new ReadOnlySpan<byte>(buf, Pos, n);
+            // Most strings are ASCII: widened straight into a new string (one vectorized pass;
+            // Encoding.UTF8 counts, validates and transcodes in passes of its own). The string
+            // is new and seen by no one yet, so it is filled in place.
+            string s = new string('\0', n);
+            var chars = MemoryMarshal.CreateSpan(ref Unsafe.AsRef(in s.GetPinnableReference()), n);
+            if (System.Text.Ascii.ToUtf16(bytes, chars, out _) != System.Buffers.OperationStatus.Done)
+                s = Encoding.UTF8.GetString(bytes);
             Pos += n;
             return s;
         }

@@ -167,11 +167,24 @@ namespace Oompi
                 WriteU64(0);
                 return;
             }
-            int max = Encoding.UTF8.GetMaxByteCount(s.Length);
-            if (Buf.Length - Pos < 8 + max) Grow(8 + (long)max);
-            int n = Encoding.UTF8.GetBytes(s, 0, s.Length, Buf, Pos + 8);
+            long max = (long)s.Length * 3;  // Encoding.UTF8.GetMaxByteCount without its call
+            if (Buf.Length - Pos < 8 + max) Grow(8 + max);
+            int n = PutUtf8(s, Pos + 8);
             Unsafe.WriteUnaligned(ref Buf[Pos], BitConverter.IsLittleEndian ? (ulong)n : BinaryPrimitives.ReverseEndianness((ulong)n));
             Pos += 8 + n;
+        }
+
+        /// <summary>
+        /// s as UTF-8 at <paramref name="at"/> (room checked): the byte count. Most strings are
+        /// ASCII: narrowed in one vectorized pass (Ascii.FromUtf16 stops at the first other
+        /// char, and then Encoding.UTF8 writes the whole string, as it always did).
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private int PutUtf8(string s, int at)
+        {
+            var dest = new Span<byte>(Buf, at, Buf.Length - at);
+            if (System.Text.Ascii.FromUtf16(s, dest, out int n) == System.Buffers.OperationStatus.Done) return n;
+            return Encoding.UTF8.GetBytes(s, dest);
         }
 
         /// <summary>An array of numbers: size, then the elements packed. Null travels as empty.</summary>
@@ -224,10 +237,10 @@ namespace Oompi
                 Reserve(1) = 0;
                 return;
             }
-            int max = Encoding.UTF8.GetMaxByteCount(s.Length);
-            if (Buf.Length - Pos < 5 + max) Grow(5 + (long)max);
+            long max = (long)s.Length * 3;
+            if (Buf.Length - Pos < 5 + max) Grow(5 + max);
             // Encoded after a one-byte size (most strings are short), moved on when the size is longer.
-            int n = Encoding.UTF8.GetBytes(s, 0, s.Length, Buf, Pos + 1);
+            int n = PutUtf8(s, Pos + 1);
             int k = VarLength((uint)n);
             if (k > 1) Buffer.BlockCopy(Buf, Pos + 1, Buf, Pos + k, n);
             PutVar(ref Buf[Pos], (uint)n);
@@ -282,12 +295,18 @@ namespace Oompi
 
     /// <summary>
     /// Object -> id by reference identity: open addressing over RuntimeHelpers.GetHashCode
-    /// (Fibonacci hashing, linear probing), no comparer calls. Ids are never 0.
+    /// (Fibonacci hashing, linear probing), no comparer calls; a key and its id side by side
+    /// in one entry (one cache line per probe). Ids are never 0.
     /// </summary>
     internal sealed class IdentityMap
     {
-        private object[] keys = new object[64];
-        private uint[] values = new uint[64];
+        private struct Entry
+        {
+            internal object Key;
+            internal uint Id;
+        }
+
+        private Entry[] entries = new Entry[64];
         private int count;
         private int shift = 32 - 6;
 
@@ -298,64 +317,63 @@ namespace Oompi
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal uint GetOrAdd(object o, uint id)
         {
-            int mask = keys.Length - 1;
+            Entry[] e = entries;
+            int mask = e.Length - 1;
             for (int i = Slot(o); ; i = (i + 1) & mask)
             {
-                object k = keys[i];
-                if (k is null)
+                ref Entry at = ref e[i];
+                if (at.Key is null)
                 {
-                    keys[i] = o;
-                    values[i] = id;
-                    if (++count * 2 > keys.Length) Grow();
+                    at.Key = o;
+                    at.Id = id;
+                    if (++count * 2 > e.Length) Grow();
                     return 0;
                 }
-                if (ReferenceEquals(k, o)) return values[i];
+                if (ReferenceEquals(at.Key, o)) return at.Id;
             }
         }
 
         internal uint Get(object o)
         {
-            int mask = keys.Length - 1;
+            Entry[] e = entries;
+            int mask = e.Length - 1;
             for (int i = Slot(o); ; i = (i + 1) & mask)
             {
-                object k = keys[i];
-                if (k is null) return 0;
-                if (ReferenceEquals(k, o)) return values[i];
+                ref Entry at = ref e[i];
+                if (at.Key is null) return 0;
+                if (ReferenceEquals(at.Key, o)) return at.Id;
             }
         }
 
+        [MethodImpl(MethodImplOptions.NoInlining)]
         private void Grow()
         {
-            var oldKeys = keys;
-            var oldValues = values;
-            keys = new object[oldKeys.Length * 2];
-            values = new uint[oldKeys.Length * 2];
+            var old = entries;
+            var e = new Entry[old.Length * 2];
             shift--;
-            int mask = keys.Length - 1;
-            for (int j = 0; j < oldKeys.Length; j++)
+            int mask = e.Length - 1;
+            entries = e;
+            foreach (var x in old)
             {
-                object o = oldKeys[j];
-                if (o is null) continue;
-                int i = Slot(o);
-                while (keys[i] is not null) i = (i + 1) & mask;
-                keys[i] = o;
-                values[i] = oldValues[j];
+                if (x.Key is null) continue;
+                int i = Slot(x.Key);
+                while (e[i].Key is not null) i = (i + 1) & mask;
+                e[i] = x;
             }
         }
 
         internal void Clear()
         {
             if (count == 0) return;
-            if (keys.Length > 4096 && count * 16 < keys.Length)
+            if (entries.Length > 4096 && count * 16 < entries.Length)
             {
                 // A huge message came before: do not clear (and keep) its table for small ones.
-                keys = new object[64];
-                values = new uint[64];
+                entries = new Entry[64];
                 shift = 32 - 6;
             }
             else
             {
-                Array.Clear(keys);
+                Array.Clear(entries);
             }
             count = 0;
         }

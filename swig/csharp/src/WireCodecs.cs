@@ -82,144 +82,115 @@ namespace Oompi
         }
     }
 
-    /// <summary>References to a class (ids; shared and cyclic graphs; a tail link in a loop).</summary>
+    /// <summary>References to a class: the entry points (containers, chains) to its <see cref="RefCodec{T}"/>.</summary>
     internal static class Refs<T> where T : class
     {
-        private sealed class Plan
-        {
-            internal Action<WireWriter, T> WriteFields;  // every field but the tail link
-            internal Action<WireReader, T> ReadFields;
-            internal Func<T, T> GetTail;                 // null: no tail link
-            internal Action<T, T> SetTail;
-            internal Func<T> New;
-            internal bool Exact;
-            // With a tail link: the whole walk from a new object on, compiled as one loop (the
-            // fields written or read inline, no delegate call per node).
-            internal Action<WireWriter, T> WriteChain;
-            // The same without the identity map (the fields hold no references; see
-            // WireWriter.BeginDeferred): false when the list cycles (nothing is kept then).
-            internal Func<WireWriter, T, bool> WriteChainDeferred;
-            internal Action<WireReader, T> ReadChain;  // without the reader's table when the fields hold no references
-        }
-
-        private static Plan plan;
-
-        private static Plan Ensure()
-        {
-            if (plan is null)
-            {
-                var tp = Plans.Describe(typeof(T), typeof(T).Name);
-                if (tp.Kind != WireKind.ClassRef) throw new InvalidOperationException($"oompi: {typeof(T)} is not a reference type plan");
-                lock (Plans.Lock)
-                {
-                    if (plan is null)
-                    {
-                        var fields = tp.Tail is null ? tp.Fields : tp.Fields[..^1];
-                        var p = new Plan
-                        {
-                            WriteFields = WireEmit.FieldWriter<T>(fields),
-                            ReadFields = WireEmit.FieldReader<T>(fields),
-                            New = WireEmit.Constructor<T>(),
-                            Exact = typeof(T).IsSealed,
-                        };
-                        if (tp.Tail is not null)
-                        {
-                            var o = Expression.Parameter(typeof(T), "o");
-                            var n = Expression.Parameter(typeof(T), "n");
-                            p.GetTail = Expression.Lambda<Func<T, T>>(Expression.Field(o, tp.Tail), o).Compile();
-                            p.SetTail = Expression.Lambda<Action<T, T>>(WireEmit.AssignField(o, tp.Tail, n), o, n).Compile();
-                            p.WriteChain = WireEmit.ChainWriter<T>(fields, tp.Tail, p.Exact);
-                            if (fields.All(f => Plans.HoldsNoReferences(f.FieldType)))
-                            {
-                                var getTail = p.GetTail;
-                                Func<object, object> walk = x => getTail(Unsafe.As<T>(x));
-                                p.WriteChainDeferred = WireEmit.ChainWriterDeferred<T>(fields, tp.Tail, p.Exact, walk);
-                                p.ReadChain = WireEmit.ChainReaderDeferred<T>(fields, tp.Tail, walk);
-                            }
-                            else
-                            {
-                                p.ReadChain = WireEmit.ChainReader<T>(fields, tp.Tail);
-                            }
-                        }
-                        plan = p;
-                    }
-                }
-            }
-            return plan;
-        }
-
         [MethodImpl(MethodImplOptions.NoInlining)]
         internal static Exception WrongType(object o) => new SerializationException(
             $"oompi: an object of class {o.GetType()} where the field or array says {typeof(T)}: wire format v1 " +
             "carries no type names, so only objects of exactly the declared class travel");
 
-        public static void Write(WireWriter w, T obj)
+        public static void Write(WireWriter w, T obj) => RefCodec<T>.Instance.Write(w, obj);
+        public static T Read(WireReader r) => RefCodec<T>.Instance.Read(r);
+    }
+
+    /// <summary>
+    /// References to a class (ids; shared and cyclic graphs; a tail link in a loop). One
+    /// instance per class, made before its plans are compiled so that they can call it directly
+    /// (a constant in the compiled code): its state is in instance fields, which shared generic
+    /// code reads without the look-up a static field of a generic class costs on every node.
+    /// </summary>
+    internal sealed class RefCodec<T> where T : class
+    {
+        internal static readonly RefCodec<T> Instance = new();
+
+        private Action<WireWriter, T> writeFields;  // every field but the tail link
+        private Action<WireReader, T> readFields;
+        private Func<T, T> getTail;                 // null: no tail link
+        private Func<T> create;
+        private bool exact;
+        // With a tail link: the whole walk from a new object on, compiled as one loop (the
+        // fields written or read inline, no delegate call per node).
+        private Action<WireWriter, T> writeChain;
+        // The same without the identity map (the fields hold no references; see
+        // WireWriter.BeginDeferred): false when the list cycles (nothing is kept then).
+        private Func<WireWriter, T, bool> writeChainDeferred;
+        private Action<WireReader, T> readChain;  // without the reader's table when the fields hold no references
+        private volatile bool ready;              // set last: every field above is set when it is
+
+        private void Ensure()
+        {
+            var tp = Plans.Describe(typeof(T), typeof(T).Name);
+            if (tp.Kind != WireKind.ClassRef) throw new InvalidOperationException($"oompi: {typeof(T)} is not a reference type plan");
+            lock (Plans.Lock)
+            {
+                if (ready) return;
+                var fields = tp.Tail is null ? tp.Fields : tp.Fields[..^1];
+                writeFields = WireEmit.FieldWriter<T>(fields);
+                readFields = WireEmit.FieldReader<T>(fields);
+                create = WireEmit.Constructor<T>();
+                exact = typeof(T).IsSealed;
+                if (tp.Tail is not null)
+                {
+                    var o = Expression.Parameter(typeof(T), "o");
+                    getTail = Expression.Lambda<Func<T, T>>(Expression.Field(o, tp.Tail), o).Compile();
+                    writeChain = WireEmit.ChainWriter<T>(fields, tp.Tail, exact);
+                    if (fields.All(f => Plans.HoldsNoReferences(f.FieldType)))
+                    {
+                        var tail = getTail;
+                        Func<object, object> walk = x => tail(Unsafe.As<T>(x));
+                        writeChainDeferred = WireEmit.ChainWriterDeferred<T>(fields, tp.Tail, exact, walk);
+                        readChain = WireEmit.ChainReaderDeferred<T>(fields, tp.Tail, walk);
+                    }
+                    else
+                    {
+                        readChain = WireEmit.ChainReader<T>(fields, tp.Tail);
+                    }
+                }
+                ready = true;
+            }
+        }
+
+        public void Write(WireWriter w, T obj)
         {
             if (obj is null)
             {
                 w.WriteU32(0);
                 return;
             }
-            var p = plan ?? Ensure();
-            if (!p.Exact && obj.GetType() != typeof(T)) throw WrongType(obj);
+            if (!ready) Ensure();
+            if (!exact && obj.GetType() != typeof(T)) throw Refs<T>.WrongType(obj);
             if (!w.WriteRefHeader(obj)) return;
             Wire.Guard();
-            if (p.WriteChain is not null)
+            if (writeChain is not null)
             {
-                if (p.WriteChainDeferred is not null && w.OnlyObject())
+                if (writeChainDeferred is not null && w.OnlyObject())
                 {
                     int pos = w.Pos;
-                    if (p.WriteChainDeferred(w, obj)) return;
+                    if (writeChainDeferred(w, obj)) return;
                     w.Rewind(pos, 1);  // a cycle: again, with the identity map
                 }
-                p.WriteChain(w, obj);
+                writeChain(w, obj);
                 return;
             }
-            while (true)
-            {
-                p.WriteFields(w, obj);
-                if (p.GetTail is null) return;
-                T next = p.GetTail(obj);
-                if (next is null)
-                {
-                    w.WriteU32(0);
-                    return;
-                }
-                if (!p.Exact && next.GetType() != typeof(T)) throw WrongType(next);
-                if (!w.WriteRefHeader(next)) return;
-                obj = next;
-            }
+            writeFields(w, obj);
         }
 
-        public static T Read(WireReader r)
+        public T Read(WireReader r)
         {
             T first = r.ReadRefHeader<T>(out bool isNew);
             if (!isNew) return first;
-            var p = plan ?? Ensure();
+            if (!ready) Ensure();
             Wire.Guard();
-            first = p.New();
+            first = create();
             r.Register(first);
-            if (p.ReadChain is not null)
+            if (readChain is not null)
             {
-                p.ReadChain(r, first);
+                readChain(r, first);
                 return first;
             }
-            T obj = first;
-            while (true)
-            {
-                p.ReadFields(r, obj);
-                if (p.GetTail is null) return first;
-                T next = r.ReadRefHeader<T>(out isNew);
-                if (!isNew)
-                {
-                    p.SetTail(obj, next);
-                    return first;
-                }
-                next = p.New();
-                r.Register(next);
-                p.SetTail(obj, next);
-                obj = next;
-            }
+            readFields(r, first);
+            return first;
         }
     }
 

@@ -41,7 +41,8 @@ namespace Oompi
             if (a is null) { w.WriteU64(0); return; }
             Wire.Guard();
             w.WriteSize(a.Length);
-            for (int i = 0; i < a.Length; i++) Refs<E>.Write(w, a[i]);
+            var codec = RefCodec<E>.Instance;
+            for (int i = 0; i < a.Length; i++) codec.Write(w, a[i]);
         }
 
         public static E[] ReadRefArray<E>(WireReader r) where E : class
@@ -50,10 +51,11 @@ namespace Oompi
             if (n == 0) return Array.Empty<E>();
             Wire.Guard();
             var a = new E[n];
+            var codec = RefCodec<E>.Instance;
             for (int i = 0; i < n; i++)
             {
                 r.Element(4);
-                a[i] = Refs<E>.Read(r);
+                a[i] = codec.Read(r);
             }
             return a;
         }

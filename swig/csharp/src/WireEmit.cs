@@ -71,7 +71,7 @@ namespace Oompi
                             p.Fields.Select(f => Write(w, Expression.Field(tmp, f), f.FieldType))));
                 }
                 case WireKind.ClassRef:
-                    return Expression.Call(M(typeof(Refs<>).MakeGenericType(t), "Write"), w, value);
+                    return Expression.Call(RefCodec(t), M(RefCodec(t).Type, "Write"), w, value);
                 case WireKind.ClassValue:
                     return Expression.Call(M(typeof(ValueClass<>).MakeGenericType(t), "Write"), w, value);
             }
@@ -123,11 +123,18 @@ namespace Oompi
                     return Expression.Block(t, new[] { tmp }, body);
                 }
                 case WireKind.ClassRef:
-                    return Expression.Call(M(typeof(Refs<>).MakeGenericType(t), "Read"), r);
+                    return Expression.Call(RefCodec(t), M(RefCodec(t).Type, "Read"), r);
                 case WireKind.ClassValue:
                     return Expression.Call(M(typeof(ValueClass<>).MakeGenericType(t), "Read"), r);
             }
             throw new InvalidOperationException(p.Kind.ToString());
+        }
+
+        /// <summary>The RefCodec of class t, as a constant of the compiled code (called directly, no look-up per node).</summary>
+        private static ConstantExpression RefCodec(Type t)
+        {
+            var type = typeof(RefCodec<>).MakeGenericType(t);
+            return Expression.Constant(type.GetField(nameof(RefCodec<object>.Instance), BindingFlags.NonPublic | BindingFlags.Static)!.GetValue(null), type);
         }
 
         private static bool IsRef(Type t) => Plans.Describe(t, t.Name).Kind == WireKind.ClassRef;

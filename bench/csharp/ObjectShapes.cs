@@ -284,6 +284,30 @@ namespace OompiBench
     }
 
     /// <summary>
+    /// Seed 004's linked list (Objects.cs: N nodes, 4 KiB of int32 in all), for the profile mode
+    /// only (its bench is csharp_objects_list); MemoryPack through Objects.NodeListFormatter.
+    /// </summary>
+    internal sealed class ListShape : Shape<Node, Node>
+    {
+        public override string Bench => "csharp_objects_list";
+        public override string Title => "C# linked list";
+        public override string CaseLabel => "nodes";
+
+        public override void Make(int n)
+        {
+            Oompi = Objects.MakeList(n);
+            PackCircular = null;
+        }
+
+        public override long Digest(object value)
+        {
+            long d = 0;
+            for (var p = (Node)value; p != null; p = p.Next) d = d * 31 + p.Data.Length;
+            return d;
+        }
+    }
+
+    /// <summary>
     /// Issue 28's shapes in C# (benches csharp_objects_tree, csharp_objects_records,
     /// csharp_objects_dag): oompi's wire (OSend/ORecv, [Transportable]; shared and cyclic
     /// references kept) against MemoryPack 1.21.4's default mode ([MemoryPackable]: no object
@@ -303,6 +327,7 @@ namespace OompiBench
             ["tree"] = (new TreeShape(), new[] { 255, 4095, 65535 }, new[] { 255, 4095 }),
             ["records"] = (new RecordShape(), new[] { 1000, 100000 }, new[] { 1000 }),
             ["dag"] = (new DagShape(), new[] { 256, 4096, 65536 }, new[] { 256, 4096 }),
+            ["list"] = (new ListShape(), new[] { 16, 256, 4096 }, new[] { 256 }),  // profile mode only
         };
 
         [ThreadStatic] static Objects.ByteSink sink;
@@ -407,6 +432,7 @@ namespace OompiBench
         {
             double seconds = double.Parse(Objects.Opt(args, "seconds", "2"), CultureInfo.InvariantCulture);
             var systems = Objects.Opt(args, "systems", "oompi,memorypack,memorypack_circular").Split(',');
+            MemoryPackFormatterProvider.Register(new NodeListFormatter());
             foreach (var name in Objects.Opt(args, "shapes", "tree,records,dag").Split(','))
             {
                 var (shape, allSizes, _) = Shapes[name];
@@ -417,6 +443,7 @@ namespace OompiBench
                     foreach (var sys in systems)
                     {
                         if (sys == "memorypack" && !shape.HasDefaultMode) continue;
+                        if (sys == "memorypack_circular" && shape.PackCircular is null) continue;
                         bool circ = sys == "memorypack_circular";
                         object value = sys == "oompi" ? shape.Oompi : circ ? shape.PackCircular : shape.Pack;
                         sink ??= new Objects.ByteSink();

@@ -215,7 +215,7 @@ namespace OompiBench
                 }),
         };
 
-        static Node MakeList(int n)
+        internal static Node MakeList(int n)
         {
             Node head = null;
             for (int i = n - 1; i >= 0; i--)

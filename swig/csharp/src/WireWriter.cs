@@ -294,86 +294,103 @@ namespace Oompi
     }
 
     /// <summary>
-    /// Object -> id by reference identity: open addressing over RuntimeHelpers.GetHashCode
-    /// (Fibonacci hashing, linear probing), no comparer calls; a key and its id side by side
-    /// in one entry (one cache line per probe). Ids are never 0.
+    /// Object -> id by reference identity. The table holds no references: each entry is the
+    /// object's RuntimeHelpers.GetHashCode and its id in one ulong (open addressing, Fibonacci
+    /// hashing, linear probing; 0: empty, as ids are never 0), and an entry whose hash matches
+    /// is confirmed against the object of that id in a list by id. So a probe reads 8 bytes, a
+    /// new object costs a store without a GC write barrier in the table and one at the end of
+    /// the list (stores in order, on the same cards), and clearing the table is a memset the GC
+    /// never scans.
     /// </summary>
     internal sealed class IdentityMap
     {
-        private struct Entry
-        {
-            internal object Key;
-            internal uint Id;
-        }
-
-        private Entry[] entries = new Entry[64];
+        private ulong[] table = new ulong[64];
+        private object[] byId = new object[32];  // the object of id i at i - 1
         private int count;
+        private uint maxId;
         private int shift = 32 - 6;
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        private int Slot(object o) => (int)(((uint)RuntimeHelpers.GetHashCode(o) * 2654435769u) >> shift);
+        private int Slot(uint hash) => (int)((hash * 2654435769u) >> shift);
 
         /// <summary>The id of o, or 0 after adding o with <paramref name="id"/>.</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal uint GetOrAdd(object o, uint id)
         {
-            Entry[] e = entries;
-            int mask = e.Length - 1;
-            for (int i = Slot(o); ; i = (i + 1) & mask)
+            uint hash = (uint)RuntimeHelpers.GetHashCode(o);
+            ulong[] t = table;
+            int mask = t.Length - 1;
+            for (int i = Slot(hash); ; i = (i + 1) & mask)
             {
-                ref Entry at = ref e[i];
-                if (at.Key is null)
+                ulong e = t[i];
+                if (e == 0)
                 {
-                    at.Key = o;
-                    at.Id = id;
-                    if (++count * 2 > e.Length) Grow();
+                    t[i] = (ulong)hash << 32 | id;
+                    Remember(o, id);
+                    if (++count * 2 > t.Length) Grow();
                     return 0;
                 }
-                if (ReferenceEquals(at.Key, o)) return at.Id;
+                if ((uint)(e >> 32) == hash && ReferenceEquals(byId[(int)(uint)e - 1], o)) return (uint)e;
             }
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private void Remember(object o, uint id)
+        {
+            if (id > (uint)byId.Length) GrowById(id);
+            byId[id - 1] = o;
+            if (id > maxId) maxId = id;
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void GrowById(uint id) =>
+            Array.Resize(ref byId, (int)Math.Min(Math.Max((long)id, (long)byId.Length * 2), Array.MaxLength));
+
         internal uint Get(object o)
         {
-            Entry[] e = entries;
-            int mask = e.Length - 1;
-            for (int i = Slot(o); ; i = (i + 1) & mask)
+            uint hash = (uint)RuntimeHelpers.GetHashCode(o);
+            ulong[] t = table;
+            int mask = t.Length - 1;
+            for (int i = Slot(hash); ; i = (i + 1) & mask)
             {
-                ref Entry at = ref e[i];
-                if (at.Key is null) return 0;
-                if (ReferenceEquals(at.Key, o)) return at.Id;
+                ulong e = t[i];
+                if (e == 0) return 0;
+                if ((uint)(e >> 32) == hash && ReferenceEquals(byId[(int)(uint)e - 1], o)) return (uint)e;
             }
         }
 
         [MethodImpl(MethodImplOptions.NoInlining)]
         private void Grow()
         {
-            var old = entries;
-            var e = new Entry[old.Length * 2];
+            var old = table;
+            var t = new ulong[old.Length * 2];
             shift--;
-            int mask = e.Length - 1;
-            entries = e;
-            foreach (var x in old)
+            int mask = t.Length - 1;
+            table = t;
+            foreach (ulong e in old)
             {
-                if (x.Key is null) continue;
-                int i = Slot(x.Key);
-                while (e[i].Key is not null) i = (i + 1) & mask;
-                e[i] = x;
+                if (e == 0) continue;
+                int i = Slot((uint)(e >> 32));
+                while (t[i] != 0) i = (i + 1) & mask;
+                t[i] = e;
             }
         }
 
         internal void Clear()
         {
             if (count == 0) return;
-            if (entries.Length > 4096 && count * 16 < entries.Length)
+            Array.Clear(byId, 0, (int)maxId);
+            maxId = 0;
+            if (table.Length > 4096 && count * 16 < table.Length)
             {
                 // A huge message came before: do not clear (and keep) its table for small ones.
-                entries = new Entry[64];
+                table = new ulong[64];
+                byId = new object[32];
                 shift = 32 - 6;
             }
             else
             {
-                Array.Clear(entries);
+                Array.Clear(table);
             }
             count = 0;
         }

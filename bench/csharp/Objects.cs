@@ -81,11 +81,12 @@ namespace OompiBench
         delegate Node RoundTrip(Comm c, int peer, Node head, bool first);
 
         static readonly JsonSerializerOptions Reflection = new() { IncludeFields = true, MaxDepth = 1 << 20 };
-        [ThreadStatic] static ArrayBufferWriter jsonOut;
+        [ThreadStatic] static ByteSink jsonOut;
         [ThreadStatic] static Utf8JsonWriter jsonWriter;
         [ThreadStatic] static byte[] recvBuf;
 
-        sealed class ArrayBufferWriter : System.Buffers.IBufferWriter<byte>
+        /// <summary>A reused, growing buffer for the peers' serializers (also ObjectShapes).</summary>
+        internal sealed class ByteSink : System.Buffers.IBufferWriter<byte>
         {
             public byte[] Buf = new byte[1 << 16];
             public int Count;
@@ -97,7 +98,7 @@ namespace OompiBench
 
         static void SendJson(Comm c, Node head, int peer, bool sourceGen)
         {
-            jsonOut ??= new ArrayBufferWriter();
+            jsonOut ??= new ByteSink();
             jsonOut.Count = 0;
             if (jsonWriter is null) jsonWriter = new Utf8JsonWriter(jsonOut, new JsonWriterOptions { SkipValidation = true, MaxDepth = 1 << 20 });
             else jsonWriter.Reset(jsonOut);
@@ -120,7 +121,7 @@ namespace OompiBench
 
         static void SendPack(Comm c, Node head, int peer)
         {
-            jsonOut ??= new ArrayBufferWriter();
+            jsonOut ??= new ByteSink();
             jsonOut.Count = 0;
             MemoryPackSerializer.Serialize(jsonOut, head);
             c.Send(new ReadOnlySpan<byte>(jsonOut.Buf, 0, jsonOut.Count), peer, 0);
@@ -137,7 +138,7 @@ namespace OompiBench
 
         static Node PackLocal(Node head)
         {
-            jsonOut ??= new ArrayBufferWriter();
+            jsonOut ??= new ByteSink();
             jsonOut.Count = 0;
             MemoryPackSerializer.Serialize(jsonOut, head);
             return MemoryPackSerializer.Deserialize<Node>(new ReadOnlySpan<byte>(jsonOut.Buf, 0, jsonOut.Count));
@@ -145,7 +146,7 @@ namespace OompiBench
 
         static byte[] JsonBytes(Node head, bool sourceGen)
         {
-            jsonOut ??= new ArrayBufferWriter();
+            jsonOut ??= new ByteSink();
             jsonOut.Count = 0;
             if (jsonWriter is null) jsonWriter = new Utf8JsonWriter(jsonOut, new JsonWriterOptions { SkipValidation = true, MaxDepth = 1 << 20 });
             else jsonWriter.Reset(jsonOut);
@@ -214,7 +215,7 @@ namespace OompiBench
                 }),
         };
 
-        static Node MakeList(int n)
+        internal static Node MakeList(int n)
         {
             Node head = null;
             for (int i = n - 1; i >= 0; i--)
@@ -232,7 +233,7 @@ namespace OompiBench
             return count == n && ints == 1024;
         }
 
-        static string Opt(string[] args, string key, string def)
+        internal static string Opt(string[] args, string key, string def)
         {
             foreach (var a in args)
                 if (a.StartsWith("--" + key + "=")) return a.Substring(key.Length + 3);

@@ -284,6 +284,8 @@ namespace OompiBench
                 "pingpong" => PingPong.Run(args),
                 "crossing" => Crossing.Run(args),
                 "objects" => Objects.Run(args),
+                "shapes" => ObjectShapes.Run(args),
+                "shapes-profile" => ObjectShapes.Profile(args),
                 "rma" => Rma.Run(args),
                 "selfloop" => SelfLoop.Run(args),
                 "mpinet" => MpiNet.Run(args),

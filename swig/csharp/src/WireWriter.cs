@@ -1,0 +1,398 @@
+using System;
+using System.Buffers.Binary;
+using System.Collections.Generic;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Text;
+
+namespace Oompi
+{
+    /// <summary>
+    /// Writes wire format v1 (docs/wire-format.md) into a growable byte array: little-endian
+    /// numbers, sizes as uint64, strings as size + UTF-8, references as uint32 ids numbered in
+    /// order of first appearance (one counter per message, or per slice). Used by the compiled
+    /// plans of <see cref="Wire"/>; public only so that those plans can call it.
+    /// </summary>
+    internal sealed class WireWriter
+    {
+        internal const uint NewBit = 0x80000000u;
+        internal byte[] Buf;
+        internal int Pos;
+        private IdentityMap ids;
+        private uint lastId;
+        internal int ValueDepth;  // nesting of by-value classes (a cycle through them never ends)
+
+        internal WireWriter(int capacity = 256) => Buf = new byte[Math.Max(capacity, 16)];
+
+        /// <summary>Bytes written so far.</summary>
+        public int Length => Pos;
+
+        internal ReadOnlySpan<byte> Written => new ReadOnlySpan<byte>(Buf, 0, Pos);
+
+        internal byte[] ToArray() => Written.ToArray();
+
+        /// <summary>Forgets every object written so far (a new message or slice starts at id 1).</summary>
+        internal void ResetIds()
+        {
+            ids?.Clear();
+            lastId = 0;
+            ValueDepth = 0;
+            deferredCount = 0;
+            deferredFrom = null;
+            deferredWalk = null;
+        }
+
+        // Objects a list loop numbered without the identity map (ids deferredFirst, +1, ...): a
+        // top-level list whose nodes hold no references can meet no node twice unless it cycles
+        // (which the loop detects, then writes the list again with the map). They are the
+        // deferredCount links that follow deferredFrom (deferredWalk gives a node's link), so
+        // nothing is stored per node; they enter the map only if a later reference needs
+        // looking up (FlushDeferred walks the list again).
+        private object deferredFrom;
+        private Func<object, object> deferredWalk;
+        private uint deferredCount;
+        private uint deferredFirst;
+
+        /// <summary>True when the object just written (new) is the message's only object so far.</summary>
+        internal bool OnlyObject() => lastId == 1 && deferredCount == 0;
+
+        /// <summary>
+        /// A list loop starts numbering the links after <paramref name="from"/> (the only
+        /// object so far) without the identity map: the last id used, which the loop counts on
+        /// from in a local and hands to <see cref="EndDeferred"/>.
+        /// </summary>
+        internal uint BeginDeferred(object from, Func<object, object> walk)
+        {
+            deferredFrom = from;
+            deferredWalk = walk;
+            deferredFirst = lastId + 1;
+            return lastId;
+        }
+
+        /// <summary>The loop of BeginDeferred stopped with <paramref name="last"/> the last id it wrote.</summary>
+        internal void EndDeferred(uint last)
+        {
+            deferredCount = last - lastId;
+            lastId = last;
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        internal static Exception TooManyObjects() => new SerializationException("oompi: more than 2^31-1 objects in one message");
+
+        /// <summary>Back to just after the object with id <paramref name="id"/> at <paramref name="pos"/>: the deferred ones are forgotten.</summary>
+        internal void Rewind(int pos, uint id)
+        {
+            Pos = pos;
+            lastId = id;
+            deferredCount = 0;
+            deferredFrom = null;
+            deferredWalk = null;
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void FlushDeferred()
+        {
+            object o = deferredFrom;
+            for (uint i = 0; i < deferredCount; i++)
+            {
+                o = deferredWalk(o);
+                ids.GetOrAdd(o, deferredFirst + i);
+            }
+            deferredCount = 0;
+            deferredFrom = null;
+            deferredWalk = null;
+        }
+
+        internal void Reset()
+        {
+            Pos = 0;
+            ResetIds();
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private ref byte Reserve(int n)
+        {
+            if (Buf.Length - Pos < n) Grow(n);
+            ref byte at = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(Buf), Pos);
+            Pos += n;
+            return ref at;
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void Grow(long n)
+        {
+            long need = Pos + n;
+            if (need > Array.MaxLength)
+                throw new SerializationException(
+                    $"oompi: the serialized object graph exceeds {Array.MaxLength} bytes (the largest C# byte array)");
+            long size = Math.Max(need, Math.Min((long)Buf.Length * 2, Array.MaxLength));
+            Array.Resize(ref Buf, (int)size);
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private void Put<T>(T v) where T : unmanaged => Unsafe.WriteUnaligned(ref Reserve(Unsafe.SizeOf<T>()), v);
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WriteU8(byte v) => Reserve(1) = v;
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WriteI8(sbyte v) => Reserve(1) = (byte)v;
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WriteBool(bool v) => Reserve(1) = v ? (byte)1 : (byte)0;
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WriteI16(short v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WriteU16(ushort v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WriteChar(char v) => WriteU16(v);
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WriteI32(int v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WriteU32(uint v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WriteI64(long v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WriteU64(ulong v) => Put(BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WriteF32(float v) => WriteU32(BitConverter.SingleToUInt32Bits(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WriteF64(double v) => WriteU64(BitConverter.DoubleToUInt64Bits(v));
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WriteSize(int n) => WriteU64((ulong)n);
+
+        /// <summary>A string: its UTF-8 byte count, then the bytes. Null travels as "".</summary>
+        public void WriteString(string s)
+        {
+            if (string.IsNullOrEmpty(s))
+            {
+                WriteU64(0);
+                return;
+            }
+            long max = (long)s.Length * 3;  // Encoding.UTF8.GetMaxByteCount without its call
+            if (Buf.Length - Pos < 8 + max) Grow(8 + max);
+            int n = PutUtf8(s, Pos + 8);
+            Unsafe.WriteUnaligned(ref Buf[Pos], BitConverter.IsLittleEndian ? (ulong)n : BinaryPrimitives.ReverseEndianness((ulong)n));
+            Pos += 8 + n;
+        }
+
+        /// <summary>
+        /// s as UTF-8 at <paramref name="at"/> (room checked): the byte count. Most strings are
+        /// ASCII: narrowed in one vectorized pass (Ascii.FromUtf16 stops at the first other
+        /// char, and then Encoding.UTF8 writes the whole string, as it always did).
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private int PutUtf8(string s, int at)
+        {
+            var dest = new Span<byte>(Buf, at, Buf.Length - at);
+            if (System.Text.Ascii.FromUtf16(s, dest, out int n) == System.Buffers.OperationStatus.Done) return n;
+            return Encoding.UTF8.GetBytes(s, dest);
+        }
+
+        /// <summary>An array of numbers: size, then the elements packed. Null travels as empty.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WritePacked<T>(T[] a) where T : unmanaged => WritePackedSpan<T>(a);
+
+        /// <summary>A List of numbers: size, then the elements packed. Null travels as empty.</summary>
+        public void WritePackedList<T>(List<T> a) where T : unmanaged =>
+            WritePackedSpan<T>(a is null ? default : CollectionsMarshal.AsSpan(a));
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal void WritePackedSpan<T>(ReadOnlySpan<T> a) where T : unmanaged
+        {
+            // One room check for the size and the elements, then a block copy: this runs once
+            // per node of a list of small arrays.
+            long bytes = (long)a.Length * Unsafe.SizeOf<T>();
+            if (Buf.Length - Pos < 8 + bytes) Grow(8 + bytes);  // refuses more than a byte[] holds
+            ref byte at = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(Buf), Pos);
+            ulong n = (ulong)a.Length;
+            Unsafe.WriteUnaligned(ref at, BitConverter.IsLittleEndian ? n : BinaryPrimitives.ReverseEndianness(n));
+            if (BitConverter.IsLittleEndian || Unsafe.SizeOf<T>() == 1)
+                WireEndian.Copy(ref Unsafe.Add(ref at, 8), ref Unsafe.As<T, byte>(ref MemoryMarshal.GetReference(a)), a.Length * Unsafe.SizeOf<T>());
+            else
+                WireEndian.ReverseCopy(MemoryMarshal.AsBytes(a), new Span<byte>(Buf, Pos + 8, (int)bytes), Unsafe.SizeOf<T>());
+            Pos += 8 + (int)bytes;
+        }
+
+        // --- compact chains (revision 1.1): sizes as LEB128 varints ------------------------
+
+        /// <summary>Overwrites the uint32 at <paramref name="at"/> (a compact chain's n and close, known last).</summary>
+        internal void PatchU32(int at, uint v) =>
+            Unsafe.WriteUnaligned(ref Buf[at], BitConverter.IsLittleEndian ? v : BinaryPrimitives.ReverseEndianness(v));
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private static int PutVar(ref byte at, uint n)
+        {
+            int k = 0;
+            for (; n >= 0x80; n >>= 7) Unsafe.Add(ref at, k++) = (byte)(n | 0x80);
+            Unsafe.Add(ref at, k) = (byte)n;
+            return k + 1;
+        }
+
+        private static int VarLength(uint n) => n < 1u << 7 ? 1 : n < 1u << 14 ? 2 : n < 1u << 21 ? 3 : n < 1u << 28 ? 4 : 5;
+
+        /// <summary>A string with a varint size. Null travels as "".</summary>
+        public void WriteVarString(string s)
+        {
+            if (string.IsNullOrEmpty(s))
+            {
+                Reserve(1) = 0;
+                return;
+            }
+            long max = (long)s.Length * 3;
+            if (Buf.Length - Pos < 5 + max) Grow(5 + max);
+            // Encoded after a one-byte size (most strings are short), moved on when the size is longer.
+            int n = PutUtf8(s, Pos + 1);
+            int k = VarLength((uint)n);
+            if (k > 1) Buffer.BlockCopy(Buf, Pos + 1, Buf, Pos + k, n);
+            PutVar(ref Buf[Pos], (uint)n);
+            Pos += k + n;
+        }
+
+        /// <summary>An array of numbers with a varint size, then the elements packed. Null travels as empty.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public void WriteVarPacked<T>(T[] a) where T : unmanaged
+        {
+            ReadOnlySpan<T> span = a;
+            long bytes = (long)span.Length * Unsafe.SizeOf<T>();
+            if (Buf.Length - Pos < 5 + bytes) Grow(5 + bytes);
+            ref byte at = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(Buf), Pos);
+            int k = 1;
+            if (span.Length < 0x80) at = (byte)span.Length;
+            else k = PutVar(ref at, (uint)span.Length);
+            if (BitConverter.IsLittleEndian || Unsafe.SizeOf<T>() == 1)
+                WireEndian.Copy(ref Unsafe.Add(ref at, k), ref Unsafe.As<T, byte>(ref MemoryMarshal.GetReference(span)), (int)bytes);
+            else
+                WireEndian.ReverseCopy(MemoryMarshal.AsBytes(span), new Span<byte>(Buf, Pos + k, (int)bytes), Unsafe.SizeOf<T>());
+            Pos += k + (int)bytes;
+        }
+
+        /// <summary>
+        /// The reference header of <paramref name="obj"/> (not null): true when it is new (its id
+        /// with the top bit was written and its fields must follow), false when it was written
+        /// before (its id alone was written).
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal bool WriteRefHeader(object obj)
+        {
+            ids ??= new IdentityMap();
+            if (deferredCount != 0) FlushDeferred();
+            if (lastId == 0x7FFFFFFFu)
+            {
+                uint old = ids.Get(obj);
+                if (old == 0) throw new SerializationException("oompi: more than 2^31-1 objects in one message");
+                WriteU32(old);
+                return false;
+            }
+            uint seen = ids.GetOrAdd(obj, lastId + 1);
+            if (seen != 0)
+            {
+                WriteU32(seen);
+                return false;
+            }
+            WriteU32(++lastId | NewBit);
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// Object -> id by reference identity. The table holds no references: each entry is the
+    /// object's RuntimeHelpers.GetHashCode and its id in one ulong (open addressing, Fibonacci
+    /// hashing, linear probing; 0: empty, as ids are never 0), and an entry whose hash matches
+    /// is confirmed against the object of that id in a list by id. So a probe reads 8 bytes, a
+    /// new object costs a store without a GC write barrier in the table and one at the end of
+    /// the list (stores in order, on the same cards), and clearing the table is a memset the GC
+    /// never scans.
+    /// </summary>
+    internal sealed class IdentityMap
+    {
+        private ulong[] table = new ulong[64];
+        private object[] byId = new object[32];  // the object of id i at i - 1
+        private int count;
+        private uint maxId;
+        private int shift = 32 - 6;
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private int Slot(uint hash) => (int)((hash * 2654435769u) >> shift);
+
+        /// <summary>The id of o, or 0 after adding o with <paramref name="id"/>.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal uint GetOrAdd(object o, uint id)
+        {
+            uint hash = (uint)RuntimeHelpers.GetHashCode(o);
+            ulong[] t = table;
+            int mask = t.Length - 1;
+            for (int i = Slot(hash); ; i = (i + 1) & mask)
+            {
+                ulong e = t[i];
+                if (e == 0)
+                {
+                    t[i] = (ulong)hash << 32 | id;
+                    Remember(o, id);
+                    if (++count * 2 > t.Length) Grow();
+                    return 0;
+                }
+                if ((uint)(e >> 32) == hash && ReferenceEquals(byId[(int)(uint)e - 1], o)) return (uint)e;
+            }
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private void Remember(object o, uint id)
+        {
+            if (id > (uint)byId.Length) GrowById(id);
+            byId[id - 1] = o;
+            if (id > maxId) maxId = id;
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void GrowById(uint id) =>
+            Array.Resize(ref byId, (int)Math.Min(Math.Max((long)id, (long)byId.Length * 2), Array.MaxLength));
+
+        internal uint Get(object o)
+        {
+            uint hash = (uint)RuntimeHelpers.GetHashCode(o);
+            ulong[] t = table;
+            int mask = t.Length - 1;
+            for (int i = Slot(hash); ; i = (i + 1) & mask)
+            {
+                ulong e = t[i];
+                if (e == 0) return 0;
+                if ((uint)(e >> 32) == hash && ReferenceEquals(byId[(int)(uint)e - 1], o)) return (uint)e;
+            }
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void Grow()
+        {
+            var old = table;
+            var t = new ulong[old.Length * 2];
+            shift--;
+            int mask = t.Length - 1;
+            table = t;
+            foreach (ulong e in old)
+            {
+                if (e == 0) continue;
+                int i = Slot((uint)(e >> 32));
+                while (t[i] != 0) i = (i + 1) & mask;
+                t[i] = e;
+            }
+        }
+
+        internal void Clear()
+        {
+            if (count == 0) return;
+            Array.Clear(byId, 0, (int)maxId);
+            maxId = 0;
+            if (table.Length > 4096 && count * 16 < table.Length)
+            {
+                // A huge message came before: do not clear (and keep) its table for small ones.
+                table = new ulong[64];
+                byId = new object[32];
+                shift = 32 - 6;
+            }
+            else
+            {
+                Array.Clear(table);
+            }
+            count = 0;
+        }
+    }
+}

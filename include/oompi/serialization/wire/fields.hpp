@@ -76,6 +76,17 @@ struct fixed_packed_array<std::array<E, N>>
     : std::bool_constant<std::is_arithmetic_v<E> && !std::is_same_v<E, bool> &&
                          !std::is_same_v<E, long double>> {};
 
+/// Is F a std::shared_ptr<U> (U neither const nor volatile) that can be read in place (and written
+/// without cereal's dispatch)?
+template <class F>
+struct in_place_link : std::false_type {};
+template <class U>
+struct in_place_link<std::shared_ptr<U>>
+    : std::bool_constant<!std::is_const_v<U> && !std::is_volatile_v<U>> {};
+
+template <class T>
+void save_object(output_archive& ar, const T& obj);
+
 template <class F>
 [[gnu::always_inline]] inline void save_field(output_archive& ar, const F& f) {
   static_assert(!std::is_pointer_v<F>,
@@ -89,6 +100,10 @@ template <class F>
     ar.write_packed(f.data(), f.size());
   } else if constexpr (std::is_same_v<F, bool>) {
     ar.write_value<std::uint8_t>(f ? 1 : 0);
+  } else if constexpr (in_place_link<F>::value) {
+    using U = typename F::element_type;
+    check_reference_target<U>();
+    if (const U* obj = ar.write_owned<U>(f)) save_object(ar, *obj);
   } else {
     ar(f);
   }
@@ -114,13 +129,6 @@ template <class F>
     ar.read_array(f.data(), n);
   }
 }
-/// Is F a std::shared_ptr<U> (U neither const nor volatile) that can be read in place?
-template <class F>
-struct in_place_link : std::false_type {};
-template <class U>
-struct in_place_link<std::shared_ptr<U>>
-    : std::bool_constant<!std::is_const_v<U> && !std::is_volatile_v<U>> {};
-
 template <class T>
 void load_object(input_archive& ar, T& obj, bool stable);
 
@@ -215,6 +223,18 @@ void load_fields(input_archive& ar, T& first, bool stable = false) {
       load_field(ar, link, stable);
       return;
     }
+  }
+}
+
+/// The fields of an object after its first reference, one nesting level.
+template <class T>
+void save_object(output_archive& ar, const T& obj) {
+  if constexpr (oompi::detail::has_transportable_fields_v<T>) {
+    ar.enter();
+    save_fields(ar, obj);
+    ar.leave();
+  } else {
+    ar(obj);
   }
 }
 

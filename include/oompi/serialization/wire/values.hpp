@@ -157,11 +157,13 @@ std::enable_if_t<std::is_array_v<T>> CEREAL_SERIALIZE_FUNCTION_NAME(input_archiv
 namespace detail {
 template <class T>
 void load_object(input_archive& ar, T& obj, bool stable);
+template <class T>
+void save_object(output_archive& ar, const T& obj);
 }  // namespace detail
 template <class T>
 void CEREAL_SAVE_FUNCTION_NAME(output_archive& ar, const std::shared_ptr<T>& p) {
   detail::check_reference_target<std::remove_cv_t<T>>();
-  if (const auto* obj = ar.write_owned<std::remove_cv_t<T>>(p)) ar(*obj);
+  if (const auto* obj = ar.write_owned<std::remove_cv_t<T>>(p)) detail::save_object(ar, *obj);
 }
 template <class T>
 void CEREAL_LOAD_FUNCTION_NAME(input_archive& ar, std::shared_ptr<T>& p) {

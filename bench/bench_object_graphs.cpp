@@ -709,7 +709,7 @@ int run(const oompi_bench::options& opt) {
   c.peer = 1 - c.rank;
   const auto which = opt.get_list("which", {"tree", "records", "dag"});
   const bool only = which.size() == 1;
-  const double seconds = opt.get_double("max-seconds", opt.has("quick") ? 10 : 80);
+  const double seconds = opt.get_double("max-seconds", opt.has("quick") ? 3 : 80);  // per shape
   oompi_bench::sink out;
   bool ok = true;
   for (const auto& w : which) {

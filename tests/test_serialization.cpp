@@ -1,6 +1,7 @@
 // Wire format v1 and the serialization back ends, without communication (every rank runs the
-// same checks): golden bytes, opt-in fields, graphs, std types, depth, bad input, type check,
-// the Boost back end.
+// same checks): golden bytes, cereal compatibility, opt-in fields, graphs, std types,
+// signatures, type check, the Boost back end. Chains: test_wire_chains.cpp; depth and bad
+// input: test_wire_robustness.cpp.
 
 #include <catch2/catch.hpp>
 
@@ -32,78 +33,7 @@
 #include <tuple>
 #include <vector>
 
-namespace golden {
-
-struct point {
-  double x = 0, y = 0;
-  bool operator==(const point& o) const { return x == o.x && y == o.y; }
-};
-OOMPI_TRANSPORTABLE(point, x, y);
-
-struct shape {
-  std::string name;
-  std::int64_t id = 0;
-  bool closed = false;
-  point origin;
-  std::vector<point> corners;
-  std::vector<std::int32_t> tags;
-  float scale = 0;
-  std::uint8_t layer = 0;
-  std::int16_t depth = 0;
-};
-OOMPI_TRANSPORTABLE(shape, name, id, closed, origin, corners, tags, scale, layer, depth);
-
-struct list_node {
-  std::vector<std::int32_t> data;
-  std::shared_ptr<list_node> other, next;
-};
-OOMPI_TRANSPORTABLE(list_node, data, other, next);
-
-struct chain_item {  // a chain type (docs/wire-format.md 2.1): tests/golden/compact_chain.bin
-  std::string name;
-  std::int64_t id = 0;
-  bool flag = false;
-  double weight = 0;
-  std::vector<std::int32_t> data;
-  std::shared_ptr<chain_item> next;
-};
-OOMPI_TRANSPORTABLE(chain_item, name, id, flag, weight, data, next);
-
-}  // namespace golden
-
-namespace {
-
-using bytes = std::vector<std::byte>;
-
-// tests/golden, from CMake as in Java and C# (__FILE__ may be relative to the build directory,
-// e.g. when ccache's base_dir rewrites the source path).
-bytes read_golden(const std::string& name) {
-  const std::string path = OOMPI_SOURCE_DIR "/tests/golden/" + name;
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE(in.good());
-  std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  bytes out(raw.size());
-  std::memcpy(out.data(), raw.data(), raw.size());
-  return out;
-}
-
-template <class T>
-T round_trip(const T& value) {
-  return oompi::from_bytes<T>(oompi::to_bytes(value));
-}
-
-// Breaks the cycles of a list_node graph so shared_ptr can free it.
-void unlink(const std::shared_ptr<golden::list_node>& head) {
-  std::vector<std::shared_ptr<golden::list_node>> seen;
-  auto p = head;
-  while (p && std::find(seen.begin(), seen.end(), p) == seen.end()) {
-    seen.push_back(p);
-    p = p->next;
-  }
-  for (auto& n : seen) n->other.reset(), n->next.reset();
-}
-
-}  // namespace
+#include "serialization_support.hpp"
 
 TEST_CASE("golden: int vector") {
   const std::vector<std::int32_t> v{1, -2, 3, 2147483647, -2147483647 - 1};
@@ -281,23 +211,52 @@ struct tree {
 };
 OOMPI_TRANSPORTABLE(tree, value, kids, parent);
 
-struct unode {
-  std::string name;
-  std::unique_ptr<unode> next;
-};
-OOMPI_TRANSPORTABLE(unode, name, next);
-
 struct holder {
   std::shared_ptr<int> a, b;  // references to non-class values work too
   std::unique_ptr<double> c;
 };
 OOMPI_TRANSPORTABLE(holder, a, b, c);
 
-struct mixed {
-  std::shared_ptr<int> a;
-  std::shared_ptr<double> d;
+struct bnode {  // a binary tree or DAG: one link inside, one last
+  std::int32_t id = 0;
+  std::string name;
+  std::shared_ptr<bnode> left, right;
 };
-OOMPI_TRANSPORTABLE(mixed, a, d);
+OOMPI_TRANSPORTABLE(bnode, id, name, left, right);
+
+struct opaque {  // its own cereal function: oompi cannot see what it holds
+  int v = 0;
+  template <class A>
+  void serialize(A& ar) {
+    ar(v);
+  }
+};
+struct with_weak {
+  std::shared_ptr<with_weak> next;
+  std::weak_ptr<with_weak> back;
+};
+OOMPI_TRANSPORTABLE(with_weak, next, back);
+struct weak_deep_inside {
+  std::vector<std::map<int, std::pair<int, std::weak_ptr<int>>>> m;
+};
+OOMPI_TRANSPORTABLE(weak_deep_inside, m);
+
+// Node i's children are 2i+1 and 2i+2 (a complete tree), or, from `shared_from` on, nodes of
+// the next index range that two parents share.
+std::vector<std::shared_ptr<bnode>> build(int n, int shared_from) {
+  std::vector<std::shared_ptr<bnode>> all;
+  for (int i = 0; i < n; ++i) {
+    all.push_back(std::make_shared<bnode>());
+    all.back()->id = i;
+    all.back()->name = "node " + std::to_string(i);
+  }
+  for (int i = 0; i < n; ++i) {
+    const int l = i < shared_from ? 2 * i + 1 : i + 1, r = i < shared_from ? 2 * i + 2 : i + 2;
+    if (l < n) all[i]->left = all[l];
+    if (r < n) all[i]->right = all[r];
+  }
+  return all;
+}
 }  // namespace graph
 
 TEST_CASE("a tree with shared children and weak parents") {
@@ -320,6 +279,52 @@ TEST_CASE("a tree with shared children and weak parents") {
   CHECK(r->kids[0]->kids[0] == r->kids[1]->kids[0]);
   CHECK(r->kids[1]->kids[0]->value == 7);
   CHECK(r->kids[1]->kids[0]->parent.lock() == r);
+}
+
+TEST_CASE("trees and DAGs: the same bytes whether or not their nodes have other owners") {
+  using oompi::wire::detail::weak_free_v;
+  static_assert(weak_free_v<std::shared_ptr<graph::bnode>>);
+  static_assert(weak_free_v<std::vector<std::map<std::string, std::tuple<int, std::optional<graph::bnode>>>>>);
+  static_assert(!weak_free_v<graph::tree>);  // its parent is a std::weak_ptr
+  static_assert(!weak_free_v<graph::with_weak>);
+  static_assert(!weak_free_v<graph::weak_deep_inside>);
+  static_assert(!weak_free_v<std::vector<graph::opaque>>);  // what it holds is unknown
+
+  for (const int shared_from : {1000, 3}) {  // a tree, then a DAG below node 3
+    auto all = graph::build(300, shared_from);
+    const bytes with_owners = oompi::to_bytes(all[0]);  // every node owned twice: the table path
+    auto root = all[0];
+    all.clear();  // now a tree's nodes have one owner each: no table entries
+    const bytes alone = oompi::to_bytes(root);
+    CHECK(alone == with_owners);
+    const auto r = oompi::from_bytes<std::shared_ptr<graph::bnode>>(alone);
+    CHECK(oompi::to_bytes(r) == alone);  // as received (pointers read in place)
+    if (shared_from == 3) {
+      REQUIRE(r->left->left->right);
+      CHECK(r->left->left->right == r->left->right->left);  // node 5, shared
+      CHECK(r->left->left->right->id == 5);
+      CHECK(r->left->left->right->name == "node 5");
+    } else {
+      CHECK(r->right->right->left->id == 13);
+    }
+  }
+  // a cycle through a field that is not the last one
+  auto a = std::make_shared<graph::bnode>(), b = std::make_shared<graph::bnode>();
+  a->left = b;
+  b->right = a;
+  b->id = 2;
+  const auto r = round_trip(a);
+  CHECK(r->left->right == r);
+  CHECK(r->left->id == 2);
+  r->left->right.reset();
+  a->left.reset();
+  // a weak reference to a node that has one owner still finds it
+  auto w = std::make_shared<graph::with_weak>();
+  w->next = std::make_shared<graph::with_weak>();
+  w->next->back = w->next;
+  const auto rw = round_trip(w);
+  CHECK(rw->next->back.lock() == rw->next);
+  rw->next->back.reset();
 }
 
 TEST_CASE("unique_ptr chains and references to values") {
@@ -445,680 +450,6 @@ TEST_CASE("type signatures name wire shapes") {
   CHECK(oompi::type_hash<std::vector<std::int32_t>>() == oompi::detail::fnv1a64("[i32]"));
   CHECK(oompi::detail::fnv1a64("") == 0xcbf29ce484222325ull);
   CHECK(oompi::detail::fnv1a64("a") == 0xaf63dc4c8601ec8cull);
-}
-
-// --- depth ------------------------------------------------------------------------------------
-
-namespace deep {
-struct chain {  // the link is the last field: followed by a loop
-  std::int32_t value = 0;
-  std::shared_ptr<chain> next;
-};
-OOMPI_TRANSPORTABLE(chain, value, next);
-
-struct head_first {  // the link comes first: recursion
-  std::shared_ptr<head_first> next;
-  std::int32_t value = 0;
-};
-OOMPI_TRANSPORTABLE(head_first, next, value);
-
-struct nest {  // nesting through a container, no pointers
-  std::vector<nest> inner;
-};
-OOMPI_TRANSPORTABLE(nest, inner);
-
-template <class N>
-std::shared_ptr<N> build(std::size_t n) {
-  std::shared_ptr<N> head;
-  for (std::size_t i = n; i-- > 0;) {
-    auto node = std::make_shared<N>();
-    node->value = static_cast<std::int32_t>(i);
-    node->next = std::move(head);
-    head = std::move(node);
-  }
-  return head;
-}
-// shared_ptr chains destroy recursively: take them apart iteratively.
-template <class N>
-void dismantle(std::shared_ptr<N>& head) {
-  while (head) head = std::move(head->next);
-}
-}  // namespace deep
-
-TEST_CASE("a list of 10^6 nodes round-trips") {
-  auto head = deep::build<deep::chain>(1000000);
-  const bytes b = oompi::to_bytes(head);
-  CHECK(b.size() == 1000000u * 8 + 4);  // per node: id, value; then a null
-  auto r = oompi::from_bytes<std::shared_ptr<deep::chain>>(b);
-  std::size_t count = 0;
-  bool in_order = true;
-  for (auto* p = r.get(); p; p = p->next.get()) in_order &= p->value == static_cast<int>(count++);
-  CHECK(count == 1000000u);
-  CHECK(in_order);
-  deep::dismantle(head);
-  deep::dismantle(r);
-}
-
-// --- linear chains: a root std::shared_ptr to a type whose only reference is its last field ---
-
-namespace linear {
-struct lnode {
-  static inline int live = 0;
-  lnode() { ++live; }
-  lnode(const lnode&) = delete;
-  lnode& operator=(lnode&&) = default;
-  ~lnode() { --live; }
-  std::vector<std::int32_t> data;
-  std::string name;
-  bool flag = false;
-  std::shared_ptr<lnode> next;
-};
-OOMPI_TRANSPORTABLE(lnode, data, name, flag, next);
-
-// n nodes; the last one's next is node `back` (a cycle), or null when back < 0.
-std::vector<std::shared_ptr<lnode>> make(int n, int back) {
-  std::vector<std::shared_ptr<lnode>> v;
-  for (int i = 0; i < n; ++i) {
-    v.push_back(std::make_shared<lnode>());
-    v.back()->data.assign(static_cast<std::size_t>(i % 3), i);
-    v.back()->name = std::string(static_cast<std::size_t>(i % 2), 'x');
-    v.back()->flag = i % 2 == 1;
-    if (i > 0) v[static_cast<std::size_t>(i) - 1]->next = v.back();
-  }
-  if (back >= 0 && n > 0) v.back()->next = v[static_cast<std::size_t>(back)];
-  return v;
-}
-// The shape of a received list: its nodes' fields in order, then the index the last link goes
-// back to (-1 for null). Breaks the list apart (iteratively) as it goes.
-std::string shape_of(std::shared_ptr<lnode> head) {
-  std::vector<lnode*> seen;
-  std::string out;
-  std::shared_ptr<lnode> keep = head;
-  for (lnode* p = head.get(); p;) {
-    const auto at = std::find(seen.begin(), seen.end(), p);
-    if (at != seen.end()) return out + "->" + std::to_string(at - seen.begin());
-    seen.push_back(p);
-    out += "[" + std::to_string(p->data.size()) + p->name + (p->flag ? "t" : "f") + "]";
-    p = p->next.get();
-  }
-  return out + "->-1";
-}
-void release(std::vector<std::shared_ptr<lnode>>& v) {
-  for (auto& n : v) n->next.reset();
-  v.clear();
-}
-void release(std::shared_ptr<lnode>& head) {
-  std::vector<lnode*> seen;
-  for (lnode* p = head.get(); p && std::find(seen.begin(), seen.end(), p) == seen.end();
-       p = p->next.get())
-    seen.push_back(p);
-  std::vector<std::shared_ptr<lnode>> hold;
-  for (lnode* p : seen) hold.push_back(p->next);  // keep each alive while its link is cut
-  for (lnode* p : seen) p->next.reset();
-  hold.clear();
-  head.reset();
-}
-}  // namespace linear
-
-TEST_CASE("linear chains use no identity table and keep the general path's bytes") {
-  using linear::lnode;
-  using oompi::wire::detail::linear_root;
-  static_assert(linear_root<std::shared_ptr<lnode>>::value);
-  static_assert(linear_root<std::shared_ptr<deep::chain>>::value);
-  static_assert(!linear_root<std::shared_ptr<golden::list_node>>::value);  // `other` is a reference
-  static_assert(!linear_root<std::shared_ptr<deep::head_first>>::value);   // link not last
-  static_assert(!linear_root<std::shared_ptr<const lnode>>::value);
-  static_assert(!linear_root<lnode>::value);  // by value: the general path
-  // {nodes, index the last one links back to (-1: null)}: plain lists, a self loop, a full
-  // cycle (Brent's mu = 0), rho shapes with tails of 1 and 3 before the cycle
-  const std::vector<std::pair<int, int>> shapes = {{0, -1}, {1, -1}, {5, -1}, {1, 0}, {4, 0},
-                                                  {7, 3},  {5, 4},  {2, 1},  {9, 1}};
-  for (const auto& [n, back] : shapes) {
-    CAPTURE(n, back);
-    auto v = linear::make(n, back);
-    std::shared_ptr<lnode> head = n ? v.front() : nullptr;
-    oompi::byte_buffer general;
-    {
-      oompi::wire::output_archive ar(general);
-      ar(head);  // through cereal's dispatch: the identity table
-    }
-    const bytes fast = oompi::to_bytes(head);
-    REQUIRE(fast.size() == general.size());
-    CHECK(std::memcmp(fast.data(), general.data(), fast.size()) == 0);
-    const std::string expect = linear::shape_of(head);
-    // read by the linear reader and by the general one
-    auto a = oompi::from_bytes<std::shared_ptr<lnode>>(fast);
-    std::shared_ptr<lnode> b;
-    {
-      oompi::wire::input_archive ar(fast.data(), fast.size());
-      ar(b);
-      ar.finish();
-    }
-    CHECK(linear::shape_of(a) == expect);
-    CHECK(linear::shape_of(b) == expect);
-    linear::release(a);
-    linear::release(b);
-    linear::release(v);
-    head.reset();
-    CHECK(lnode::live == 0);
-  }
-}
-
-TEST_CASE("a linear chain's bad input is rejected and frees what it built") {
-  using linear::lnode;
-  auto v = linear::make(6, 2);
-  const bytes good = oompi::to_bytes(v.front());
-  linear::release(v);
-  auto load = [](const bytes& b) {
-    auto r = oompi::from_bytes<std::shared_ptr<lnode>>(b);
-    linear::release(r);
-  };
-  // every truncation
-  int rejected = 0;
-  for (std::size_t n = 0; n < good.size(); ++n) {
-    try {
-      load(bytes(good.begin(), good.begin() + static_cast<long>(n)));
-    } catch (const oompi::serialization_error&) {
-      ++rejected;
-    }
-  }
-  CHECK(rejected == static_cast<int>(good.size()));
-  CHECK(lnode::live == 0);
-  // the closing back-reference (last 4 bytes: id 3) names an object not yet read, or is 0x7fffffff
-  for (std::uint32_t id : {7u, 0x7fffffffu}) {
-    bytes b = good;
-    std::memcpy(b.data() + b.size() - 4, &id, 4);
-    CHECK_THROWS_AS(load(b), oompi::serialization_error);
-    CHECK(lnode::live == 0);
-  }
-  // the closing link made a new object out of sequence (id 9 where 7 is due), or trailing bytes
-  {
-    bytes b = good;
-    const std::uint32_t id = 0x80000009u;
-    std::memcpy(b.data() + b.size() - 4, &id, 4);
-    CHECK_THROWS_AS(load(b), oompi::serialization_error);
-    b = good;
-    b.push_back(std::byte{0});
-    CHECK_THROWS_AS(load(b), oompi::serialization_error);
-    CHECK(lnode::live == 0);
-  }
-  // a read that fails before its first reference leaves the receiving pointer alone; one that
-  // fails later leaves it holding an emptied node, as the general reader does
-  {
-    auto old = std::make_shared<lnode>();
-    old->name = "old";
-    std::shared_ptr<lnode> target = old;
-    CHECK_THROWS_AS(oompi::from_bytes(good.data(), 3, target), oompi::serialization_error);
-    CHECK(target == old);
-    CHECK(target->name == "old");
-    CHECK_THROWS_AS(oompi::from_bytes(good.data(), good.size() - 1, target),
-                    oompi::serialization_error);
-    REQUIRE(target);
-    CHECK(target != old);
-    CHECK(target->data.empty());
-    CHECK(target->next == nullptr);
-    target.reset();
-    old.reset();
-    CHECK(lnode::live == 0);
-  }
-  // a cycle of 200000 nodes that fails at its last byte is freed without recursion
-  {
-    auto w = linear::make(200000, 0);
-    const bytes big = oompi::to_bytes(w.front());
-    linear::release(w);
-    CHECK_THROWS_AS(load(bytes(big.begin(), big.end() - 1)), oompi::serialization_error);
-    CHECK(lnode::live == 0);
-  }
-}
-
-namespace compact {
-bytes save(const std::shared_ptr<linear::lnode>& head) {
-  oompi::byte_buffer out;
-  oompi::wire::save_compact(out, head);
-  return bytes(out.data(), out.data() + out.size());
-}
-std::string reject(const bytes& b) {  // the error a chain reader gives, "" if none
-  try {
-    auto r = oompi::from_bytes<std::shared_ptr<linear::lnode>>(b);
-    linear::release(r);
-  } catch (const oompi::serialization_error& e) {
-    return e.what();
-  }
-  return "";
-}
-bytes u32(std::uint32_t v) {
-  bytes b(4);
-  std::memcpy(b.data(), &v, 4);
-  return b;
-}
-bytes cat(std::initializer_list<bytes> parts) {
-  bytes out;
-  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
-}
-bytes raw(std::initializer_list<int> v) {
-  bytes out;
-  for (int x : v) out.push_back(static_cast<std::byte>(x));
-  return out;
-}
-}  // namespace compact
-
-TEST_CASE("golden: compact chain (wire 1.1)") {
-  using golden::chain_item;
-  const bytes g = read_golden("compact_chain.bin");
-  auto head = oompi::from_bytes<std::shared_ptr<chain_item>>(g);
-  REQUIRE(head);
-  REQUIRE(head->next);
-  REQUIRE(head->next->next);
-  const chain_item &a = *head, &b = *head->next, &c = *head->next->next;
-  CHECK(a.name == "first");
-  CHECK(a.id == -5);
-  CHECK(a.flag);
-  CHECK(a.weight == 0.5);
-  CHECK(a.data == std::vector<std::int32_t>{1, 2, 3});
-  CHECK(b.name.empty());
-  CHECK(b.id == std::int64_t{1} << 40);
-  CHECK(!b.flag);
-  CHECK(b.weight == -2.25);
-  REQUIRE(b.data.size() == 200);
-  for (int i = 0; i < 200; ++i) CHECK(b.data[static_cast<std::size_t>(i)] == i);
-  CHECK(c.name == "drei \xe2\x9c\x93");
-  CHECK(c.id == 7);
-  CHECK(c.flag);
-  CHECK(c.weight == 1e300);
-  CHECK(c.data.empty());
-  CHECK(c.next == head->next);  // closes on node 2
-  // the compact writer gives the file's bytes; C++'s default writer the 1.0 form, 45 bytes more
-  oompi::byte_buffer out;
-  oompi::wire::save_compact(out, head);
-  CHECK(bytes(out.data(), out.data() + out.size()) == g);
-  const bytes v10 = oompi::to_bytes(head);
-  CHECK(v10.size() == 940);
-  auto again = oompi::from_bytes<std::shared_ptr<chain_item>>(v10);
-  CHECK(again->next->next->next == again->next);
-  again->next->next->next.reset();
-  head->next->next->next.reset();
-}
-
-TEST_CASE("compact chains round-trip in every shape, through shared and unique links") {
-  using linear::lnode;
-  using oompi::wire::detail::compact_root;
-  static_assert(compact_root<std::shared_ptr<lnode>>::value);
-  static_assert(compact_root<std::unique_ptr<graph::unode>>::value);
-  static_assert(compact_root<std::shared_ptr<deep::chain>>::value);
-  static_assert(!compact_root<std::shared_ptr<golden::list_node>>::value);  // two references
-  static_assert(!compact_root<std::shared_ptr<kinds::everything>>::value);
-  static_assert(!compact_root<lnode>::value);
-  // roots that are references to values, not structs, still compile and travel as in 1.0
-  static_assert(!compact_root<std::shared_ptr<int>>::value);
-  static_assert(!compact_root<std::unique_ptr<std::string>>::value);
-  CHECK(*round_trip(std::make_shared<int>(5)) == 5);
-  CHECK(*round_trip(std::make_unique<std::string>("x")) == "x");
-  const std::vector<std::pair<int, int>> shapes = {{1, -1}, {5, -1}, {1, 0}, {4, 0},
-                                                  {7, 3},  {5, 4},  {2, 1}, {9, 1}};
-  for (const auto& [n, back] : shapes) {
-    CAPTURE(n, back);
-    auto v = linear::make(n, back);
-    const std::string expect = linear::shape_of(v.front());
-    const bytes b = compact::save(v.front());
-    CHECK(b.size() < oompi::to_bytes(v.front()).size());
-    auto got = oompi::from_bytes<std::shared_ptr<lnode>>(b);
-    CHECK(linear::shape_of(got) == expect);
-    linear::release(got);
-    linear::release(v);
-    CHECK(lnode::live == 0);
-  }
-  CHECK(compact::save(nullptr) == compact::u32(0));  // a null root: the 1.0 null reference
-  // 10^6 nodes with sizes of 0 ... 299 (one- and two-byte varints): no recursion either way
-  {
-    std::vector<std::shared_ptr<lnode>> v;
-    std::shared_ptr<lnode> head;
-    for (int i = 0; i < 1000000; ++i) {
-      auto node = std::make_shared<lnode>();
-      node->data.assign(static_cast<std::size_t>(i % 300 == 7 ? 299 : 0), i);
-      node->next = std::move(head);
-      head = std::move(node);
-    }
-    const bytes b = compact::save(head);
-    auto got = oompi::from_bytes<std::shared_ptr<lnode>>(b);
-    std::size_t count = 0, ints = 0;
-    for (lnode* p = got.get(); p; p = p->next.get()) ++count, ints += p->data.size();
-    CHECK(count == 1000000);
-    CHECK(ints == 299u * 3334);
-    while (got) got = std::move(got->next);
-    while (head) head = std::move(head->next);
-    CHECK(lnode::live == 0);
-  }
-  // unique links: a list reads; a cycle cannot
-  {
-    using graph::unode;
-    auto u = std::make_unique<unode>();
-    u->name = "a";
-    u->next = std::make_unique<unode>();
-    u->next->name = std::string(130, 'b');
-    oompi::byte_buffer out;
-    oompi::wire::save_compact(out, u);
-    const bytes b(out.data(), out.data() + out.size());
-    auto got = oompi::from_bytes<std::unique_ptr<unode>>(b);
-    REQUIRE(got);
-    REQUIRE(got->next);
-    CHECK(got->name == "a");
-    CHECK(got->next->name == std::string(130, 'b'));
-    CHECK(got->next->next == nullptr);
-    bytes cyc = b;
-    std::memcpy(cyc.data() + 8, compact::u32(1).data(), 4);  // close = 1
-    try {
-      (void)oompi::from_bytes<std::unique_ptr<unode>>(cyc);
-      FAIL("a cycle was read into std::unique_ptr links");
-    } catch (const oompi::serialization_error& e) {
-      CHECK(std::string(e.what()).find("std::unique_ptr") != std::string::npos);
-    }
-  }
-}
-
-TEST_CASE("a compact chain's bad input is rejected and frees what it built") {
-  using linear::lnode;
-  using compact::cat;
-  using compact::raw;
-  using compact::u32;
-  auto v = linear::make(6, 2);
-  const bytes good = compact::save(v.front());
-  linear::release(v);
-  int rejected = 0;
-  for (std::size_t n = 0; n < good.size(); ++n)
-    rejected += !compact::reject(bytes(good.begin(), good.begin() + static_cast<long>(n))).empty();
-  CHECK(rejected == static_cast<int>(good.size()));
-  CHECK(lnode::live == 0);
-  const bytes marker = u32(0x80000000u);
-  // node: data size (varint), ints; name size (varint), chars; flag
-  const bytes node = raw({1, 7, 0, 0, 0, 1, 'x', 1});
-  CHECK(compact::reject(cat({marker, u32(1), u32(0), node})).empty());  // the valid base
-  const std::pair<bytes, const char*> bad[] = {
-      {cat({marker, u32(0), u32(0)}), "0 nodes"},
-      {cat({marker, u32(9), u32(0), node}), "9 nodes with only 8 bytes"},
-      {cat({marker, u32(0x7fffffff), u32(0), node}), "bytes left"},
-      {cat({marker, u32(1), u32(2), node}), "closing on node 2"},
-      {cat({marker, u32(1), u32(0), raw({0x81, 0x00, 7, 0, 0, 0, 0, 0})}), "shortest form"},
-      {cat({marker, u32(1), u32(0), raw({0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-                                        0x02, 0})}), "2^64"},
-      {cat({marker, u32(1), u32(0), raw({0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-                                        0x81, 0})}), "2^64"},
-      {cat({marker, u32(1), u32(0), raw({9, 7, 0, 0, 0, 0, 0})}), "a size of 9 with only 6"},
-      {cat({marker, u32(1), u32(0), raw({1, 7, 0, 0, 0, 0, 2})}), "bool byte is 2"},
-      {cat({marker, u32(1), u32(0), node, raw({0})}), "left over"},
-      {cat({marker, u32(2), u32(0), node, marker}), ""},  // a marker where a node is due
-  };
-  for (const auto& [b, what] : bad) {
-    CAPTURE(what);
-    const std::string e = compact::reject(b);
-    CHECK(!e.empty());
-    CHECK(e.find(what) != std::string::npos);
-    CHECK(lnode::live == 0);
-  }
-  // a compact chain where the type is not a chain type, or not at the start of the message
-  try {
-    (void)oompi::from_bytes<std::shared_ptr<golden::list_node>>(
-        cat({marker, u32(1), u32(0), raw({0})}));
-    FAIL("a compact chain was read into a type with two references");
-  } catch (const oompi::serialization_error& e) {
-    CHECK(std::string(e.what()).find("compact chain") != std::string::npos);
-  }
-  CHECK_THROWS_AS(oompi::from_bytes<std::vector<std::shared_ptr<lnode>>>(
-                      cat({raw({1, 0, 0, 0, 0, 0, 0, 0}), good})),
-                  oompi::serialization_error);
-  CHECK(lnode::live == 0);
-  // a failure before the first node leaves the target alone; after it, an emptied node
-  {
-    auto old = std::make_shared<lnode>();
-    old->name = "old";
-    std::shared_ptr<lnode> target = old;
-    CHECK_THROWS_AS(oompi::from_bytes(good.data(), 11, target), oompi::serialization_error);
-    CHECK(target == old);
-    CHECK_THROWS_AS(oompi::from_bytes(good.data(), good.size() - 1, target),
-                    oompi::serialization_error);
-    REQUIRE(target);
-    CHECK(target != old);
-    CHECK(target->name.empty());
-    CHECK(target->next == nullptr);
-    target.reset();
-    old.reset();
-    CHECK(lnode::live == 0);
-  }
-  // a cycle of 200000 nodes that fails at its last byte is freed without recursion
-  {
-    auto w = linear::make(200000, 0);
-    const bytes big = compact::save(w.front());
-    linear::release(w);
-    CHECK(!compact::reject(bytes(big.begin(), big.end() - 1)).empty());
-    CHECK(lnode::live == 0);
-  }
-}
-
-TEST_CASE("a graph too deep for the stack fails with serialization_error") {
-  auto head = deep::build<deep::head_first>(1000000);
-  CHECK_THROWS_AS(oompi::to_bytes(head), oompi::serialization_error);
-  deep::dismantle(head);
-
-  // The same shape read from bytes: 10^6 nested new objects.
-  bytes b;
-  auto put32 = [&](std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) b.push_back(std::byte((v >> (8 * i)) & 0xff));
-  };
-  for (std::uint32_t i = 1; i <= 1000000; ++i) put32(0x80000000u | i);
-  put32(0);
-  for (int i = 0; i < 1000000; ++i) put32(0);
-  CHECK_THROWS_AS(oompi::from_bytes<std::shared_ptr<deep::head_first>>(b),
-                  oompi::serialization_error);
-
-  // Nesting through containers: [ [ [ ... ] ] ], 8 bytes per level.
-  bytes n;
-  for (int i = 0; i < 500000; ++i) {
-    n.push_back(std::byte{1});
-    for (int j = 0; j < 7; ++j) n.push_back(std::byte{0});
-  }
-  for (int j = 0; j < 8; ++j) n.push_back(std::byte{0});
-  CHECK_THROWS_AS(oompi::from_bytes<deep::nest>(n), oompi::serialization_error);
-}
-
-namespace {
-struct thread_result {
-  bool threw_serialization_error = false;
-  bool other = false;
-};
-void* deep_on_small_stack(void* arg) {
-  auto* result = static_cast<thread_result*>(arg);
-  try {
-    auto head = deep::build<deep::head_first>(20000);
-    try {
-      (void)oompi::to_bytes(head);
-    } catch (const oompi::serialization_error&) {
-      result->threw_serialization_error = true;
-    }
-    // destroying 20000 nodes recursively would not fit in this stack either
-    deep::dismantle(head);
-  } catch (...) {
-    result->other = true;
-  }
-  return nullptr;
-}
-}  // namespace
-
-TEST_CASE("the depth limit follows the thread's stack size") {
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, 256 * 1024);
-  thread_result result;
-  pthread_t t;
-  REQUIRE(pthread_create(&t, &attr, &deep_on_small_stack, &result) == 0);
-  pthread_join(t, nullptr);
-  pthread_attr_destroy(&attr);
-  CHECK(result.threw_serialization_error);
-  CHECK(!result.other);
-  // A modest recursive depth is fine on the main thread.
-  auto head = deep::build<deep::head_first>(1000);
-  auto r = round_trip(head);
-  CHECK(r->next->next->value == 2);
-  deep::dismantle(head);
-  deep::dismantle(r);
-}
-
-// --- bad input ------------------------------------------------------------------------------
-
-TEST_CASE("every truncation of a valid stream is rejected") {
-  const bytes g = read_golden("shared_cyclic_list.bin");
-  int rejected = 0;
-  for (std::size_t n = 0; n < g.size(); ++n) {
-    try {
-      auto r = oompi::from_bytes<std::shared_ptr<golden::list_node>>(g.data(), n);
-      unlink(r);
-    } catch (const oompi::serialization_error&) {
-      ++rejected;
-    }
-  }
-  CHECK(rejected == static_cast<int>(g.size()));
-  const bytes s = read_golden("nested_struct.bin");
-  for (std::size_t n = 0; n < s.size(); ++n)
-    CHECK_THROWS_AS(oompi::from_bytes<golden::shape>(s.data(), n), oompi::serialization_error);
-}
-
-namespace counted {
-struct cnode {
-  static inline int live = 0;
-  cnode() { ++live; }
-  cnode(const cnode&) = delete;
-  cnode& operator=(cnode&&) = default;
-  ~cnode() { --live; }
-  std::vector<std::int32_t> data;
-  std::shared_ptr<cnode> other;
-  std::unique_ptr<cnode> child;
-  std::shared_ptr<cnode> next;
-};
-OOMPI_TRANSPORTABLE(cnode, data, other, child, next);
-}  // namespace counted
-
-TEST_CASE("a failed read frees everything it built, cycles included") {
-  using counted::cnode;
-  bytes good;
-  {
-    // a -> b -> c -> a (cycle), a.other = c, b.child unique, a long tail after c
-    auto a = std::make_shared<cnode>(), b = std::make_shared<cnode>(), c = std::make_shared<cnode>();
-    a->data = {1};
-    a->next = b;
-    a->other = c;
-    b->next = c;
-    b->child = std::make_unique<cnode>();
-    b->child->child = std::make_unique<cnode>();
-    c->next = a;
-    good = oompi::to_bytes(a);
-    c->next.reset();
-  }
-  REQUIRE(cnode::live == 0);
-  int rejected = 0;
-  for (std::size_t n = 0; n < good.size(); ++n) {
-    try {
-      (void)oompi::from_bytes<std::shared_ptr<cnode>>(good.data(), n);
-    } catch (const oompi::serialization_error&) {
-      ++rejected;
-    }
-    if (cnode::live != 0) break;
-  }
-  CHECK(rejected == static_cast<int>(good.size()));
-  CHECK(cnode::live == 0);
-  // a long chain that fails at its end is freed without recursion
-  {
-    auto head = std::make_shared<cnode>();
-    auto* p = head.get();
-    for (int i = 0; i < 300000; ++i) {
-      p->next = std::make_shared<cnode>();
-      p = p->next.get();
-    }
-    good = oompi::to_bytes(head);
-    while (head) head = std::move(head->next);
-  }
-  CHECK_THROWS_AS(oompi::from_bytes<std::shared_ptr<cnode>>(good.data(), good.size() - 1),
-                  oompi::serialization_error);
-  CHECK(cnode::live == 0);
-}
-
-TEST_CASE("corrupt streams are rejected with serialization_error") {
-  using golden::list_node;
-  const bytes g = read_golden("shared_cyclic_list.bin");
-  auto with = [&](std::size_t at, std::uint32_t v) {
-    bytes b = g;
-    std::memcpy(b.data() + at, &v, 4);
-    return b;
-  };
-  auto load = [](const bytes& b) { return oompi::from_bytes<std::shared_ptr<list_node>>(b); };
-  // a reference to an object that has not appeared yet
-  CHECK_THROWS_AS(load(with(36, 7)), oompi::serialization_error);
-  // a new object out of sequence
-  CHECK_THROWS_AS(load(with(20, 0x80000005u)), oompi::serialization_error);
-  // a size far beyond the message
-  {
-    bytes b = g;
-    b[11] = std::byte{0x7f};
-    CHECK_THROWS_AS(load(b), oompi::serialization_error);
-  }
-  // trailing bytes
-  {
-    bytes b = g;
-    b.push_back(std::byte{0});
-    CHECK_THROWS_AS(load(b), oompi::serialization_error);
-  }
-  // a bool that is neither 0 nor 1
-  {
-    bytes s = read_golden("nested_struct.bin");
-    s[24] = std::byte{2};
-    CHECK_THROWS_AS(oompi::from_bytes<golden::shape>(s), oompi::serialization_error);
-  }
-  // a back-reference naming an object of another type
-  {
-    graph::mixed m;
-    m.a = std::make_shared<int>(1);
-    m.d = std::make_shared<double>(2);
-    bytes b = oompi::to_bytes(m);  // new 1 + int, new 2 + double
-    const std::uint32_t back = 1;  // d refers back to object 1, an int
-    std::memcpy(b.data() + 8, &back, 4);
-    b.resize(12);
-    CHECK_THROWS_AS(oompi::from_bytes<graph::mixed>(b), oompi::serialization_error);
-  }
-  // a second reference into a unique_ptr field
-  {
-    graph::unode u;
-    u.name = "a";
-    u.next = std::make_unique<graph::unode>();
-    bytes b = oompi::to_bytes(u);  // "a", new 1, "" , null
-    b.resize(b.size() - 4);
-    const std::uint32_t back = 1;
-    const auto* p = reinterpret_cast<const std::byte*>(&back);
-    b.insert(b.end(), p, p + 4);
-    CHECK_THROWS_AS(oompi::from_bytes<graph::unode>(b), oompi::serialization_error);
-  }
-}
-
-TEST_CASE("random corruption never crashes") {
-  const bytes g = read_golden("shared_cyclic_list.bin");
-  const bytes s = read_golden("nested_struct.bin");
-  std::mt19937 rng(12345);
-  int accepted = 0, rejected = 0;
-  for (int round = 0; round < 20000; ++round) {
-    bytes b = round % 2 ? g : s;
-    const int flips = 1 + static_cast<int>(rng() % 4);
-    for (int f = 0; f < flips; ++f) b[rng() % b.size()] = std::byte(rng() & 0xff);
-    try {
-      if (round % 2) {
-        auto r = oompi::from_bytes<std::shared_ptr<golden::list_node>>(b);
-        unlink(r);
-      } else {
-        (void)oompi::from_bytes<golden::shape>(b);
-      }
-      ++accepted;
-    } catch (const oompi::serialization_error&) {
-      ++rejected;
-    }
-  }
-  CHECK(accepted + rejected == 20000);
-  CHECK(rejected > 0);
 }
 
 // --- type check ------------------------------------------------------------------------------

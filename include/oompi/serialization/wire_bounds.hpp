@@ -11,7 +11,9 @@
 // sequences open at once never describe more than the message, and a corrupt or mismatched
 // message is a serialization_error with memory a small multiple of its size.
 //
-// Included by wire.hpp only (needs input_archive and the field-list helpers).
+// Part of wire.hpp; include that.
+
+#include "wire/fields.hpp"
 
 #include <array>
 #include <cstddef>

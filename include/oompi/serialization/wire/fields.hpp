@@ -1,0 +1,267 @@
+#ifndef OOMPI_SERIALIZATION_WIRE_FIELDS_HPP
+#define OOMPI_SERIALIZATION_WIRE_FIELDS_HPP
+
+// OOMPI_TRANSPORTABLE types: their listed fields in order, the commonest kinds written
+// directly, a last field that links to the same type followed by a loop. Part of wire.hpp;
+// include that.
+
+#include "../transportable.hpp"
+#include "values.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace oompi::wire {
+
+// OOMPI_TRANSPORTABLE types: the listed fields in order. When the last field refers to the same
+// type, the loop below follows it instead of recursing (same bytes as recursion: the referenced
+// object's fields are the last thing written for the current one).
+
+namespace detail {
+
+enum class link_kind { none, shared, weak, unique };
+template <class L>
+struct link_of {
+  static constexpr link_kind kind = link_kind::none;
+  using target = void;
+};
+template <class U>
+struct link_of<std::shared_ptr<U>> {
+  static constexpr link_kind kind = link_kind::shared;
+  using target = std::remove_cv_t<U>;
+};
+template <class U>
+struct link_of<std::weak_ptr<U>> {
+  static constexpr link_kind kind = link_kind::weak;
+  using target = std::remove_cv_t<U>;
+};
+template <class U>
+struct link_of<std::unique_ptr<U>> {
+  static constexpr link_kind kind = link_kind::unique;
+  using target = std::remove_cv_t<U>;
+};
+/// Is L (the type of T's last field) a reference to another T?
+template <class L, class T>
+inline constexpr bool is_tail_link_v =
+    link_of<L>::kind != link_kind::none && std::is_same_v<typename link_of<L>::target, T>;
+
+template <class T, std::size_t I>
+using field_type_t = std::remove_cv_t<std::remove_reference_t<decltype(
+    std::declval<T&>().*(std::get<I>(oompi::detail::fields_of<T>::list).member))>>;
+
+// Fields of the commonest kinds are written directly, the rest through cereal's dispatch; the
+// bytes are the same either way.
+template <class F>
+struct packed_array : std::false_type {};
+template <class E>
+struct packed_array<std::vector<E>>
+    : std::bool_constant<std::is_arithmetic_v<E> && !std::is_same_v<E, bool> &&
+                         !std::is_same_v<E, long double>> {};
+template <>
+struct packed_array<std::string> : std::true_type {};
+/// std::array of numbers: its size (as every array carries) and the packed elements.
+template <class F>
+struct fixed_packed_array : std::false_type {};
+template <class E, std::size_t N>
+struct fixed_packed_array<std::array<E, N>>
+    : std::bool_constant<std::is_arithmetic_v<E> && !std::is_same_v<E, bool> &&
+                         !std::is_same_v<E, long double>> {};
+
+/// Is F a std::shared_ptr<U> (U neither const nor volatile) that can be read in place (and written
+/// without cereal's dispatch)?
+template <class F>
+struct in_place_link : std::false_type {};
+template <class U>
+struct in_place_link<std::shared_ptr<U>>
+    : std::bool_constant<!std::is_const_v<U> && !std::is_volatile_v<U>> {};
+
+template <class T>
+void save_object(output_archive& ar, const T& obj);
+
+template <class F>
+[[gnu::always_inline]] inline void save_field(output_archive& ar, const F& f) {
+  static_assert(!std::is_pointer_v<F>,
+                "oompi: raw pointers do not travel (who would own the received object?). Use "
+                "std::shared_ptr or std::unique_ptr, or leave the field out of "
+                "OOMPI_TRANSPORTABLE");
+  if constexpr (std::is_arithmetic_v<F> && !std::is_same_v<F, bool> &&
+                !std::is_same_v<F, long double>) {
+    ar.write_value(f);
+  } else if constexpr (packed_array<F>::value || fixed_packed_array<F>::value) {
+    ar.write_packed(f.data(), f.size());
+  } else if constexpr (std::is_same_v<F, bool>) {
+    ar.write_value<std::uint8_t>(f ? 1 : 0);
+  } else if constexpr (in_place_link<F>::value) {
+    using U = typename F::element_type;
+    check_reference_target<U>();
+    if (const U* obj = ar.write_owned<U>(f)) save_object(ar, *obj);
+  } else {
+    ar(f);
+  }
+}
+/// The n elements of a vector of numbers or a string, n already read (n <= ar.remaining()).
+template <class F>
+[[gnu::always_inline]] inline void load_packed(input_archive& ar, F& f, std::size_t n) {
+  using E = typename F::value_type;
+  if constexpr (sizeof(E) == 1) {  // a string: straight from the message, one copy
+    const auto* p = reinterpret_cast<const E*>(ar.take_bytes(n));
+    f.assign(p, p + n);
+    return;
+  }
+  ar.need(n * sizeof(E));  // n <= remaining(): no overflow
+  if (n == 0) {
+    f.clear();
+  } else if (n * sizeof(E) <= 64) {  // short: copy once more rather than zero-fill first
+    E tmp[64 / sizeof(E)];
+    ar.read_array(tmp, n);
+    f.assign(tmp, tmp + n);
+  } else {
+    f.resize(n);
+    ar.read_array(f.data(), n);
+  }
+}
+template <class T>
+void load_object(input_archive& ar, T& obj, bool stable);
+
+/// `stable`: f is a field of an object this archive made and a std::shared_ptr keeps alive to
+/// the end of the read, so a std::shared_ptr field can be read in place
+/// (input_archive::read_shared_in_place).
+template <class F>
+[[gnu::always_inline]] inline void load_field(input_archive& ar, F& f, bool stable = false) {
+  static_assert(!std::is_pointer_v<F>,
+                "oompi: raw pointers do not travel (who would own the received object?). Use "
+                "std::shared_ptr or std::unique_ptr, or leave the field out of "
+                "OOMPI_TRANSPORTABLE");
+  if constexpr (std::is_arithmetic_v<F> && !std::is_same_v<F, bool> &&
+                !std::is_same_v<F, long double>) {
+    f = ar.read_value<F>();
+  } else if constexpr (packed_array<F>::value) {
+    load_packed(ar, f, static_cast<std::size_t>(ar.read_size()));
+  } else if constexpr (fixed_packed_array<F>::value) {
+    load_fixed_sequence(ar, f.data(), f.size());
+  } else if constexpr (std::is_same_v<F, bool>) {
+    f = ar.read_bool();
+  } else if constexpr (in_place_link<F>::value) {
+    if (stable) {
+      if (auto* obj = ar.read_shared_in_place(f)) load_object(ar, *obj, true);
+    } else {
+      ar(f);
+    }
+  } else {
+    (void)stable;
+    ar(f);
+  }
+}
+
+template <class T, std::size_t... I>
+void save_leading(output_archive& ar, const T& obj, std::index_sequence<I...>) {
+  (save_field(ar, obj.*(std::get<I>(oompi::detail::fields_of<T>::list).member)), ...);
+}
+template <class T, std::size_t... I>
+void load_leading(input_archive& ar, T& obj, std::index_sequence<I...>, bool stable = false) {
+  (void)stable;  // a type whose only field is its link has no leading fields
+  (load_field(ar, obj.*(std::get<I>(oompi::detail::fields_of<T>::list).member), stable), ...);
+}
+
+template <class T>
+void save_fields(output_archive& ar, const T& first) {
+  using F = oompi::detail::fields_of<T>;
+  constexpr std::size_t last = F::count - 1;
+  using L = field_type_t<T, last>;
+  const T* obj = &first;
+  for (;;) {
+    save_leading(ar, *obj, std::make_index_sequence<last>{});
+    const L& link = obj->*(std::get<last>(F::list).member);
+    if constexpr (is_tail_link_v<L, T>) {
+      check_reference_target<T>();
+      if constexpr (link_of<L>::kind == link_kind::unique)
+        obj = ar.write_unique<T>(link.get());
+      else if constexpr (link_of<L>::kind == link_kind::shared)
+        obj = ar.write_owned<T>(link);
+      else  // weak_ptr: the target is owned elsewhere, so the raw pointer stays valid
+        obj = ar.write_shared<T>(link.lock().get());
+      if (obj == nullptr) return;
+    } else {
+      save_field(ar, link);
+      return;
+    }
+  }
+}
+
+/// `stable`: as for load_field, of `first` (objects reached through its last field are made
+/// here, so they are).
+template <class T>
+void load_fields(input_archive& ar, T& first, bool stable = false) {
+  using F = oompi::detail::fields_of<T>;
+  constexpr std::size_t last = F::count - 1;
+  using L = field_type_t<T, last>;
+  T* obj = &first;
+  for (;;) {
+    load_leading(ar, *obj, std::make_index_sequence<last>{}, stable);
+    L& link = obj->*(std::get<last>(F::list).member);
+    if constexpr (is_tail_link_v<L, T>) {
+      if constexpr (link_of<L>::kind == link_kind::unique) {
+        obj = ar.read_unique(link);  // as stable as its owner
+      } else if constexpr (std::is_same_v<L, std::shared_ptr<T>>) {
+        obj = stable ? ar.read_shared_in_place(link) : ar.read_shared(link);
+        stable = true;
+      } else {
+        obj = ar.read_shared(link);  // the table owns it
+        stable = true;
+      }
+      if (obj == nullptr) return;
+    } else {
+      load_field(ar, link, stable);
+      return;
+    }
+  }
+}
+
+/// The fields of an object after its first reference, one nesting level.
+template <class T>
+void save_object(output_archive& ar, const T& obj) {
+  if constexpr (oompi::detail::has_transportable_fields_v<T>) {
+    ar.enter();
+    save_fields(ar, obj);
+    ar.leave();
+  } else {
+    ar(obj);
+  }
+}
+
+/// The fields of an object this archive just made (after its reference), one nesting level.
+template <class T>
+void load_object(input_archive& ar, T& obj, bool stable) {
+  if constexpr (oompi::detail::has_transportable_fields_v<T>) {
+    ar.enter();
+    load_fields(ar, obj, stable);
+    ar.leave();
+  } else {
+    (void)stable;
+    ar(obj);
+  }
+}
+
+}  // namespace detail
+
+template <class T, std::enable_if_t<oompi::detail::has_transportable_fields_v<T>, int> = 0>
+void CEREAL_SAVE_FUNCTION_NAME(output_archive& ar, const T& obj) {
+  detail::save_fields(ar, obj);
+}
+template <class T, std::enable_if_t<oompi::detail::has_transportable_fields_v<T>, int> = 0>
+void CEREAL_LOAD_FUNCTION_NAME(input_archive& ar, T& obj) {
+  detail::load_fields(ar, obj);
+}
+
+}  // namespace oompi::wire
+
+#endif  // OOMPI_SERIALIZATION_WIRE_FIELDS_HPP

@@ -41,6 +41,8 @@ datatype datatype::of(type_kind kind) {
   return datatype(std::move(s));
 }
 
+datatype datatype::packed() { return borrow(MPI_PACKED); }
+
 datatype datatype::value_index(type_kind value) {
   switch (value) {
     case type_kind::float32: return borrow(MPI_FLOAT_INT);

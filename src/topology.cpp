@@ -178,6 +178,26 @@ std::vector<int> dist_graph_comm::destinations() const {
   return s.dgraph->destinations();
 }
 
+namespace {
+const oompi::dist_graph_communicator& dgraph_of(const comm::state& s, const char* what) {
+  if (!s.dgraph) throw std::logic_error(std::string(what) + ": not a distributed graph");
+  return *s.dgraph;
+}
+}  // namespace
+
+bool dist_graph_comm::is_weighted() const {
+  const char* what = "dist_graph_comm.is_weighted";
+  return dgraph_of(live(what), what).is_weighted();
+}
+std::vector<int> dist_graph_comm::source_weights() const {
+  const char* what = "dist_graph_comm.source_weights";
+  return dgraph_of(live(what), what).source_weights();
+}
+std::vector<int> dist_graph_comm::destination_weights() const {
+  const char* what = "dist_graph_comm.destination_weights";
+  return dgraph_of(live(what), what).destination_weights();
+}
+
 // --- graph --------------------------------------------------------------------------------
 
 const oompi::graph_communicator& graph_comm::graph(const char* what) const {

@@ -64,6 +64,8 @@ public:
   /// int32 -> MPI_2INT, int64 -> MPI_LONG_INT (LP64). Records are {value; int index}, padded
   /// as a C struct of the two.
   static datatype value_index(type_kind value);
+  /// MPI_PACKED: the bytes of comm.pack, for sending and receiving packed messages.
+  static datatype packed();
   /// A copy of a type (MPI_Type_dup), derived even when the original is predefined.
   datatype dup() const;
 

@@ -65,4 +65,12 @@ public final class CartComm extends Intracomm {
       throw err(e);
     }
   }
+
+  /** MPI_Cart_map: this process's rank in such a grid, or MPI.UNDEFINED (outside it). */
+  public int map(int[] dims, boolean[] periods) throws MPIException {
+    if (dims == null || periods == null) throw new MPIException(MPI.ERR_ARG, "null dims or periods");
+    int[] p = new int[periods.length];
+    for (int i = 0; i < p.length; i++) p[i] = periods[i] ? 1 : 0;
+    try { return c().cartMap(dims, p); } catch (RuntimeException e) { throw err(e); }
+  }
 }

@@ -349,6 +349,16 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
     return errhandler;
   }
 
+  /**
+   * MPI_Comm_call_errhandler: ERRORS_RETURN does nothing (MPI's rule), ERRORS_ARE_FATAL set
+   * explicitly aborts the job; with neither set this package's handler throws
+   * MPIException(errorCode), fatal unless caught.
+   */
+  public final void callErrhandler(int errorCode) throws MPIException {
+    c();
+    Errors.call(this, errhandler, errorCode, "Comm.callErrhandler");
+  }
+
   public final void setName(String name) throws MPIException {
     try { c().setName(name); } catch (RuntimeException e) { throw err(e); }
   }
@@ -363,6 +373,49 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
 
   public final Info getInfo() throws MPIException {
     try { return new Info(c().getInfo()); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  // --- packing --------------------------------------------------------------------------------
+  /**
+   * MPI_Pack: incount elements of type from inbuf into outbuf from byte position; returns the
+   * position after them. A position outside outbuf is ERR_ARG, data that does not fit
+   * ERR_TRUNCATE (checked before a byte is written).
+   */
+  public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position)
+      throws MPIException {
+    org.oompi.Comm x = c();
+    Object in = Bufs.in(inbuf, incount, type);
+    packedRoom(outbuf, position, (long) incount * type.bytes(), "pack");
+    try { return (int) x.pack(in, outbuf, position); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  /** MPI_Unpack: outcount elements of type into outbuf from inbuf at byte position. */
+  public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type)
+      throws MPIException {
+    org.oompi.Comm x = c();
+    Object out = Bufs.out(outbuf, outcount, type);
+    packedRoom(inbuf, position, (long) outcount * type.bytes(), "unpack");
+    int end;
+    try { end = (int) x.unpack(inbuf, position, out); } catch (RuntimeException e) { throw err(e); }
+    Bufs.back(outbuf, out);
+    return end;
+  }
+
+  /** MPI_Pack_size: the bytes pack may take for incount elements of type. */
+  public final int packSize(int incount, Datatype type) throws MPIException {
+    if (incount < 0) throw new MPIException(MPI.ERR_COUNT, "negative count " + incount);
+    try { return (int) c().packSize(incount, Bufs.type(type)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  private static void packedRoom(byte[] packed, int position, long bytes, String what)
+      throws MPIException {
+    if (packed == null) throw new MPIException(MPI.ERR_BUFFER, what + ": the packed buffer is null");
+    if (position < 0 || position > packed.length)
+      throw new MPIException(MPI.ERR_ARG, what + ": position " + position + " is outside the "
+          + packed.length + "-byte buffer");
+    if (bytes > packed.length - position)
+      throw new MPIException(MPI.ERR_TRUNCATE, what + ": " + bytes + " bytes, " + (packed.length - position)
+          + " left after position " + position);
   }
 
   /** MPI_Reduce_local: inOutBuf = inBuf op inOutBuf. */

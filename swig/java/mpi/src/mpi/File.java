@@ -25,6 +25,26 @@ public final class File {
     return f;
   }
 
+  private Errhandler errhandler;  // null: none set (MPI's default for files is ERRORS_RETURN)
+
+  /** MPI_File_get_errhandler: ERRORS_RETURN until one is set (MPI's default for files). */
+  public Errhandler getErrhandler() throws MPIException {
+    live();
+    return errhandler == null ? Errhandler.RETURN : errhandler;
+  }
+
+  public void setErrhandler(Errhandler errhandler) throws MPIException {
+    if (errhandler == null) throw new MPIException(MPI.ERR_ARG, "null error handler");
+    live();
+    this.errhandler = errhandler;
+  }
+
+  /** MPI_File_call_errhandler: as Comm.callErrhandler. */
+  public void callErrhandler(int errorCode) throws MPIException {
+    live();
+    Errors.call(this, errhandler == null ? Errhandler.RETURN : errhandler, errorCode, "File.callErrhandler");
+  }
+
   /** MPI_File_close (collective). */
   public void close() throws MPIException {
     try { live().close(); } catch (RuntimeException e) { throw Errors.of(e); }

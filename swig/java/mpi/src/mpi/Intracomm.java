@@ -109,12 +109,40 @@ public class Intracomm extends Comm {
     try { return new GraphComm(c().createGraph(index, edges, reorder)); } catch (RuntimeException e) { throw err(e); }
   }
 
-  /** MPI_Dist_graph_create_adjacent (the weights are accepted and not used: hints only). */
+  /** MPI_Dist_graph_create_adjacent with a weight per edge (getDistGraphNeighbors returns them). */
   public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
                                                  int[] destWeights, Info info, boolean reorder)
       throws MPIException {
-    try { return new GraphComm(c().createDistGraph(sources, destinations, reorder)); }
-    catch (RuntimeException e) { throw err(e); }
+    try {
+      if (sourceWeights == null && destWeights == null)
+        return new GraphComm(c().createDistGraph(sources, destinations, reorder));
+      if (sourceWeights == null || destWeights == null)
+        throw new MPIException(MPI.ERR_ARG, "weights for one direction only");
+      return new GraphComm(c().createDistGraphWeighted(sources, sourceWeights, destinations, destWeights, reorder));
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
+  /**
+   * MPI_Dist_graph_create: this process gives the edges from sources[i] to the next degrees[i]
+   * entries of destinations, with a weight each (weights null: unweighted).
+   */
+  public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations,
+                                         int[] weights, Info info, boolean reorder) throws MPIException {
+    if (sources == null || degrees == null || destinations == null)
+      throw new MPIException(MPI.ERR_ARG, "null sources, degrees or destinations");
+    try {
+      return new GraphComm(c().createDistGraphGeneral(sources, degrees, destinations,
+          weights == null ? new int[0] : weights, reorder));
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
+  public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info,
+                                         boolean reorder) throws MPIException {
+    return createDistGraph(sources, degrees, destinations, null, info, reorder);
   }
 
   public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder)

@@ -167,8 +167,10 @@ int comm::cart_map(const std::vector<int>& dims, const std::vector<int>& periods
                                   "communicator's " + std::to_string(s.c.size()));
   }
   int rank = MPI_UNDEFINED;
-  const int rc = MPI_Cart_map(s.handle(), static_cast<int>(dims.size()), dims.data(),
-                              periods.data(), &rank);
+  int none = 0;  // MPI refuses a null array even when it is empty (an empty vector's data())
+  const int rc = MPI_Cart_map(s.handle(), static_cast<int>(dims.size()),
+                              dims.empty() ? &none : dims.data(),
+                              periods.empty() ? &none : periods.data(), &rank);
   if (rc != MPI_SUCCESS) oompi::detail::throw_mpi_error("MPI_Cart_map", rc);
   return rank;
 }
@@ -193,8 +195,10 @@ int comm::graph_map(const std::vector<int>& index, const std::vector<int>& edges
       throw std::invalid_argument("comm.graph_map: edge to node " + std::to_string(e) +
                                   " outside the graph");
   int rank = MPI_UNDEFINED;
-  const int rc = MPI_Graph_map(s.handle(), static_cast<int>(index.size()), index.data(),
-                               edges.data(), &rank);
+  int none = 0;  // MPI refuses a null array even when it is empty (an empty vector's data())
+  const int rc = MPI_Graph_map(s.handle(), static_cast<int>(index.size()),
+                               index.empty() ? &none : index.data(),
+                               edges.empty() ? &none : edges.data(), &rank);
   if (rc != MPI_SUCCESS) oompi::detail::throw_mpi_error("MPI_Graph_map", rc);
   return rank;
 }

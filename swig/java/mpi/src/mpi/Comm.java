@@ -146,80 +146,78 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
     return new Status(st);
   }
 
-  /** Buffered mode: needs MPI.attachBuffer. */
-  public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+  // The send modes and the nonblocking/persistent calls differ only in oompi's method: one
+  // helper each, given that method (a method reference: no allocation per call). send() keeps
+  // its own body, the path the benchmarks measure.
+  private interface SendCall { void call(org.oompi.Comm c, Object b, int peer, int tag); }
+
+  private interface StartCall<R> { R call(org.oompi.Comm c, Object b, int peer, int tag); }
+
+  private void sendIn(Object buf, int count, Datatype type, int dest, int tag, SendCall op) throws MPIException {
     org.oompi.Comm x = c();
     Object b = Bufs.in(buf, count, type);
-    try { x.bsend(b, dest, tag); } catch (RuntimeException e) { throw err(e); }
+    try { op.call(x, b, dest, tag); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  private <R> R start(Buffer buf, int count, Datatype type, int peer, int tag, StartCall<R> op) throws MPIException {
+    org.oompi.Comm x = c();
+    Object b = Bufs.async(buf, count, type);
+    try { return op.call(x, b, peer, tag); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  /** Buffered mode: needs MPI.attachBuffer. */
+  public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    sendIn(buf, count, type, dest, tag, org.oompi.Comm::bsend);
   }
 
   public final void sSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    org.oompi.Comm x = c();
-    Object b = Bufs.in(buf, count, type);
-    try { x.ssend(b, dest, tag); } catch (RuntimeException e) { throw err(e); }
+    sendIn(buf, count, type, dest, tag, org.oompi.Comm::ssend);
   }
 
   public final void rSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    org.oompi.Comm x = c();
-    Object b = Bufs.in(buf, count, type);
-    try { x.rsend(b, dest, tag); } catch (RuntimeException e) { throw err(e); }
+    sendIn(buf, count, type, dest, tag, org.oompi.Comm::rsend);
   }
 
   // --- nonblocking: direct buffers ------------------------------------------------------------
   public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    org.oompi.Comm x = c();
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(x.isend(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Request(start(buf, count, type, dest, tag, org.oompi.Comm::isend));
   }
 
   public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    org.oompi.Comm x = c();
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(x.ibsend(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Request(start(buf, count, type, dest, tag, org.oompi.Comm::ibsend));
   }
 
   public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    org.oompi.Comm x = c();
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(x.issend(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Request(start(buf, count, type, dest, tag, org.oompi.Comm::issend));
   }
 
   public final Request irSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    org.oompi.Comm x = c();
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(x.irsend(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Request(start(buf, count, type, dest, tag, org.oompi.Comm::irsend));
   }
 
   public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
-    org.oompi.Comm x = c();
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(x.irecv(b, source, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Request(start(buf, count, type, source, tag, org.oompi.Comm::irecv));
   }
 
   // --- persistent: direct buffers -------------------------------------------------------------
   public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Prequest(c().sendInit(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Prequest(start(buf, count, type, dest, tag, org.oompi.Comm::sendInit));
   }
 
   public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Prequest(c().bsendInit(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Prequest(start(buf, count, type, dest, tag, org.oompi.Comm::bsendInit));
   }
 
   public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Prequest(c().ssendInit(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Prequest(start(buf, count, type, dest, tag, org.oompi.Comm::ssendInit));
   }
 
   public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Prequest(c().rsendInit(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Prequest(start(buf, count, type, dest, tag, org.oompi.Comm::rsendInit));
   }
 
   public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Prequest(c().recvInit(b, source, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Prequest(start(buf, count, type, source, tag, org.oompi.Comm::recvInit));
   }
 
   // --- probes -------------------------------------------------------------------------------

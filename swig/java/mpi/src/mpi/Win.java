@@ -20,7 +20,7 @@ public final class Win implements Freeable {
   private final int dispUnit;
   private final boolean dynamic;
   private boolean freed;
-  private Errhandler errhandler;  // null: none set (MPI's default for windows is ERRORS_ARE_FATAL)
+  private final ErrhandlerSlot handler = new ErrhandlerSlot(Errhandler.FATAL, null, "Win");
   private org.oompi.Epoch access, exposure, all;
   private final Map<Integer, org.oompi.Epoch> locks = new HashMap<>();
   private final Map<Buffer, Long> attached = new IdentityHashMap<>();
@@ -103,22 +103,12 @@ public final class Win implements Freeable {
   }
 
   /** MPI_Win_get_errhandler: ERRORS_ARE_FATAL until one is set (MPI's default for windows). */
-  public Errhandler getErrhandler() throws MPIException {
-    live();
-    return errhandler == null ? Errhandler.FATAL : errhandler;
-  }
+  public Errhandler getErrhandler() throws MPIException { live(); return handler.get(); }
 
-  public void setErrhandler(Errhandler errhandler) throws MPIException {
-    if (errhandler == null) throw new MPIException(MPI.ERR_ARG, "null error handler");
-    live();
-    this.errhandler = errhandler;
-  }
+  public void setErrhandler(Errhandler errhandler) throws MPIException { live(); handler.set(errhandler); }
 
-  /** MPI_Win_call_errhandler: as Comm.callErrhandler. */
-  public void callErrhandler(int errorCode) throws MPIException {
-    live();
-    Errors.call(this, errhandler, errorCode, "Win.callErrhandler");
-  }
+  /** MPI_Win_call_errhandler: as Comm.callErrhandler (none set: throws MPIException). */
+  public void callErrhandler(int errorCode) throws MPIException { live(); handler.call(this, errorCode); }
 
   /**
    * The predefined attributes: MPI.WIN_BASE (the local memory as a direct ByteBuffer in native

@@ -64,6 +64,9 @@ final class ConformancePackMapWin {
     check(ring.map(new int[] {n}, new boolean[] {true}) == me, "Cart map of the whole ring");
     int one = ring.map(new int[] {1}, new boolean[] {false});
     check(one == (me == 0 ? 0 : MPI.UNDEFINED), "Cart map of a 1-process grid: " + one);
+    CartComm copy = ring.clone();  // a dup keeps its class and its topology queries
+    check(copy.getTopo().getDim(0) == n && copy.getRank(new int[] {me}) == me, "a Cartesian dup's topology");
+    copy.free();
     Conformance.fails(-1, "Cart map of more processes than there are", () -> ring.map(new int[] {n + 1}, new boolean[] {false}));
     Conformance.fails(-1, "Cart map with periods of another length", () -> ring.map(new int[] {n}, new boolean[] {false, true}));
     Conformance.fails(-1, "Cart map of a negative dimension", () -> ring.map(new int[] {-1}, new boolean[] {false}));
@@ -72,6 +75,9 @@ final class ConformancePackMapWin {
     for (int i = 0; i < n; i++) { index[i] = i + 1; edges[i] = (i + 1) % n; }
     GraphComm g = world.createGraph(index, edges, false);
     check(g.map(index, edges) == me, "Graph map of the whole ring");
+    GraphComm gdup = g.dup();
+    check(gdup.getNeighbors(me)[0] == (me + 1) % n, "a graph's dup keeps its edges");
+    gdup.free();
     check(g.map(new int[] {0}, new int[0]) == (me == 0 ? 0 : MPI.UNDEFINED), "Graph map of one node");
     Conformance.fails(-1, "Graph map with an edge outside", () -> g.map(new int[] {1}, new int[] {5}));
     Conformance.fails(-1, "Graph map with a decreasing index", () -> g.map(new int[] {1, 0}, new int[] {0}));
@@ -89,6 +95,10 @@ final class ConformancePackMapWin {
     check(nb.isWeighted() && nb.getInDegree() == 1 && nb.getOutDegree() == 1, "general graph degrees");
     check(nb.getSource(0) == left && nb.getSourceWeight(0) == left + 1, "general graph in-edge and weight");
     check(nb.getDestination(0) == right && nb.getDestinationWeight(0) == me + 1, "general graph out-edge and weight");
+    GraphComm gcopy = g.clone();
+    check(gcopy.getTopology() == MPI.DIST_GRAPH && gcopy.getDistGraphNeighbors().getSourceWeight(0) == left + 1,
+        "a distributed graph's dup keeps its edges and weights");
+    gcopy.free();
     int[] from = new int[1];
     g.neighborAllGather(new int[] {me * 7}, 1, MPI.INT, from, 1, MPI.INT);
     check(from[0] == left * 7, "neighborAllGather on a general graph");
@@ -107,10 +117,21 @@ final class ConformancePackMapWin {
     check(nb.isWeighted() && nb.getSourceWeight(0) == 3 && nb.getDestinationWeight(0) == 4, "adjacent weights kept");
     a.free();
     // the same bad input on every rank: refused before MPI sees it, on all of them
-    Conformance.fails(-1, "degrees of another length", () -> world.createDistGraph(new int[] {me},
-        new int[] {1, 1}, new int[] {right}, MPI.INFO_NULL, false));
-    Conformance.fails(-1, "weights of another length", () -> world.createDistGraph(new int[] {me},
-        new int[] {1}, new int[] {right}, new int[] {1, 2}, MPI.INFO_NULL, false));
+    // (longer arrays are fine, as in C: their first entries count)
+    Conformance.fails(MPI.ERR_ARG, "fewer degrees than sources", () -> world.createDistGraph(new int[] {me, me},
+        new int[] {1}, new int[] {right, left}, MPI.INFO_NULL, false));
+    Conformance.fails(MPI.ERR_ARG, "fewer weights than edges", () -> world.createDistGraph(new int[] {me},
+        new int[] {1}, new int[] {right}, new int[0], MPI.INFO_NULL, false));
+    Conformance.fails(MPI.ERR_ARG, "fewer destinations than the degrees add up to", () -> world.createDistGraph(
+        new int[] {me}, new int[] {2}, new int[] {right}, MPI.INFO_NULL, false));
+    Conformance.fails(MPI.ERR_COUNT, "a negative degree", () -> world.createDistGraph(new int[] {me},
+        new int[] {-1}, new int[] {right}, MPI.INFO_NULL, false));
+    Conformance.fails(-1, "an edge to a rank outside", () -> world.createDistGraph(new int[] {me},
+        new int[] {1}, new int[] {n}, MPI.INFO_NULL, false));
+    GraphComm longer = world.createDistGraphAdjacent(new int[] {left}, new int[] {3, 9}, new int[] {right},
+        new int[] {4, 9}, MPI.INFO_NULL, false);
+    check(longer.getDistGraphNeighbors().getSourceWeight(0) == 3, "longer weight arrays: the first entries");
+    longer.free();
     Conformance.fails(MPI.ERR_ARG, "weights for one direction", () -> world.createDistGraphAdjacent(
         new int[] {left}, new int[] {3}, new int[] {right}, null, MPI.INFO_NULL, false));
     Conformance.fails(MPI.ERR_ARG, "null degrees", () -> world.createDistGraph(new int[] {me}, null,

@@ -107,6 +107,12 @@ public:
   /// (index[-1] = 0). Processes beyond the graph's nodes get a null communicator.
   graph_comm create_graph(const std::vector<int>& index, const std::vector<int>& edges,
                           bool reorder = false) const;
+  /// This communicator (shared, not a copy) as the topology class it carries, for a binding
+  /// that holds it as a plain comm (what dup() returns); std::logic_error when it carries
+  /// another topology or none.
+  cart_comm as_cart() const;
+  graph_comm as_graph() const;
+  dist_graph_comm as_dist_graph() const;
   /// MPI_Dist_graph_create (collective): any process gives any edges, from sources[i] to the
   /// next degrees[i] entries of `destinations`, with `weights` (one per entry of
   /// `destinations`; empty: unweighted). Inconsistent lengths: std::invalid_argument.

@@ -11,7 +11,7 @@ public final class CartComm extends Intracomm {
   }
 
   @Override public CartComm dup() throws MPIException {
-    try { return new CartComm(c().dup()); } catch (RuntimeException e) { throw err(e); }
+    try { return new CartComm(typed(c().dup())); } catch (RuntimeException e) { throw err(e); }
   }
 
   @Override public CartComm clone() {

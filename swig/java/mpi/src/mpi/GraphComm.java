@@ -11,7 +11,7 @@ public final class GraphComm extends Intracomm {
   }
 
   @Override public GraphComm dup() throws MPIException {
-    try { return new GraphComm(c().dup()); } catch (RuntimeException e) { throw err(e); }
+    try { return new GraphComm(typed(c().dup())); } catch (RuntimeException e) { throw err(e); }
   }
 
   @Override public GraphComm clone() {

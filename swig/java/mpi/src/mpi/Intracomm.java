@@ -118,7 +118,9 @@ public class Intracomm extends Comm {
         return new GraphComm(c().createDistGraph(sources, destinations, reorder));
       if (sourceWeights == null || destWeights == null)
         throw new MPIException(MPI.ERR_ARG, "weights for one direction only");
-      return new GraphComm(c().createDistGraphWeighted(sources, sourceWeights, destinations, destWeights, reorder));
+      if (sources == null || destinations == null) throw new MPIException(MPI.ERR_ARG, "null sources or destinations");
+      return new GraphComm(c().createDistGraphWeighted(sources, Bufs.first(sourceWeights, sources.length,
+          "sourceWeights"), destinations, Bufs.first(destWeights, destinations.length, "destWeights"), reorder));
     } catch (RuntimeException e) {
       throw err(e);
     }
@@ -132,6 +134,11 @@ public class Intracomm extends Comm {
                                          int[] weights, Info info, boolean reorder) throws MPIException {
     if (sources == null || degrees == null || destinations == null)
       throw new MPIException(MPI.ERR_ARG, "null sources, degrees or destinations");
+    // As in C, the arrays may be longer than what the edges use (the first entries count).
+    degrees = Bufs.first(degrees, sources.length, "degrees");
+    int edges = Bufs.sum(degrees);
+    destinations = Bufs.first(destinations, edges, "destinations");
+    if (weights != null) weights = Bufs.first(weights, edges, "weights");
     try {
       return new GraphComm(c().createDistGraphGeneral(sources, degrees, destinations,
           weights == null ? new int[0] : weights, reorder));

@@ -129,11 +129,14 @@ dist_graph_comm comm::create_dist_graph_general(const std::vector<int>& sources,
                                                 const std::vector<int>& degrees,
                                                 const std::vector<int>& destinations,
                                                 const std::vector<int>& weights,
-                                                bool reorder) const {
+                                                bool weighted, bool reorder) const {
   const auto& s = live_intra("comm.create_dist_graph_general");
+  if (!weighted && !weights.empty())
+    throw std::invalid_argument("comm.create_dist_graph_general: weights for an unweighted graph");
   before_create("MPI_Dist_graph_create");
-  // The core checks the lengths (degrees against sources, weights against destinations).
-  auto c = weights.empty()
+  // The core checks the lengths (degrees against sources, weights against destinations); a
+  // weighted graph's process with no edges passes MPI_WEIGHTS_EMPTY.
+  auto c = !weighted
                ? oompi::dist_graph_communicator::general(s.c, sources, degrees, destinations,
                                                          reorder)
                : oompi::dist_graph_communicator::general_weighted(s.c, sources, degrees,

@@ -114,12 +114,13 @@ public:
   graph_comm as_graph() const;
   dist_graph_comm as_dist_graph() const;
   /// MPI_Dist_graph_create (collective): any process gives any edges, from sources[i] to the
-  /// next degrees[i] entries of `destinations`, with `weights` (one per entry of
-  /// `destinations`; empty: unweighted). Inconsistent lengths: std::invalid_argument.
+  /// next degrees[i] entries of `destinations`; `weighted`: with `weights`, one per entry of
+  /// `destinations` (a process giving no edges of a weighted graph passes none), else
+  /// `weights` must be empty. Inconsistent lengths: std::invalid_argument.
   dist_graph_comm create_dist_graph_general(const std::vector<int>& sources,
                                             const std::vector<int>& degrees,
                                             const std::vector<int>& destinations,
-                                            const std::vector<int>& weights,
+                                            const std::vector<int>& weights, bool weighted,
                                             bool reorder = false) const;
   /// create_dist_graph with a weight per edge (MPI_Dist_graph_create_adjacent; collective).
   dist_graph_comm create_dist_graph_weighted(const std::vector<int>& sources,

@@ -141,7 +141,7 @@ public class Intracomm extends Comm {
     if (weights != null) weights = Bufs.first(weights, edges, "weights");
     try {
       return new GraphComm(c().createDistGraphGeneral(sources, degrees, destinations,
-          weights == null ? new int[0] : weights, reorder));
+          weights == null ? new int[0] : weights, weights != null, reorder));
     } catch (RuntimeException e) {
       throw err(e);
     }

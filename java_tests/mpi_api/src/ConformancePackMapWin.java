@@ -111,6 +111,14 @@ final class ConformancePackMapWin {
     check(!nb.isWeighted() && nb.getSource(0) == left && nb.getDestination(0) == right
         && nb.getSourceWeight(0) == 1, "edges given by one process");
     h.free();
+    // the same, weighted: the processes giving no edges pass no weights (MPI_WEIGHTS_EMPTY)
+    int[] w = new int[src.length];
+    for (int i = 0; i < w.length; i++) w[i] = 50 + i;
+    GraphComm hw = world.createDistGraph(src, deg, dst, w, MPI.INFO_NULL, false);
+    nb = hw.getDistGraphNeighbors();
+    check(nb.isWeighted() && nb.getSourceWeight(0) == 50 + left && nb.getDestinationWeight(0) == 50 + me,
+        "weighted edges given by one process");
+    hw.free();
     GraphComm a = world.createDistGraphAdjacent(new int[] {left}, new int[] {3}, new int[] {right},
         new int[] {4}, MPI.INFO_NULL, false);
     nb = a.getDistGraphNeighbors();
@@ -148,7 +156,7 @@ final class ConformancePackMapWin {
       Win w = new Win(4, 1, MPI.INFO_NULL, node, kind, flavor);
       IntBuffer mem = ((ByteBuffer) w.getAttr(MPI.WIN_BASE)).asIntBuffer();
       check(mem.capacity() == 4 && mem.get(3) == 0, "allocated window memory, zero-filled (flavor " + flavor + ")");
-      check(((Long) w.getAttr(MPI.WIN_SIZE)) == 16 && ((Integer) w.getAttr(MPI.WIN_DISP_UNIT)) == 4, "WIN_SIZE and WIN_DISP_UNIT");
+      check(((Integer) w.getAttr(MPI.WIN_SIZE)) == 16 && ((Integer) w.getAttr(MPI.WIN_DISP_UNIT)) == 4, "WIN_SIZE and WIN_DISP_UNIT");
       IntBuffer val = MPI.newIntBuffer(1);
       val.put(0, 100 + nr);
       w.fence(0);
@@ -181,6 +189,9 @@ final class ConformancePackMapWin {
     Win plain = new Win(MPI.newIntBuffer(2), 2, 1, MPI.INFO_NULL, world);
     Conformance.fails(MPI.ERR_WIN, "attach to a window that is not dynamic", () -> plain.attach(MPI.newIntBuffer(1), 1));
     // error handlers: MPI's defaults, ERRORS_RETURN does nothing, none set throws
+    check(plain.getAttr(MPI.WIN_BASE) != null && ((Integer) plain.getAttr(MPI.WIN_SIZE)) == 8, "a created window's attributes");
+    plain.setName("plain");
+    check(plain.getName().equals("plain"), "Win setName/getName");
     check(plain.getErrhandler() == MPI.ERRORS_ARE_FATAL, "a window's default handler");
     Conformance.fails(MPI.ERR_WIN, "callErrhandler with no handler set", () -> plain.callErrhandler(MPI.ERR_WIN));
     plain.setErrhandler(MPI.ERRORS_RETURN);

@@ -11,6 +11,9 @@ import java.util.Map;
  * arrays and direct buffers for blocking calls, direct buffers for nonblocking ones.
  */
 public class Comm extends CommCollectives implements Freeable, Cloneable {
+  /** splitType's kind: processes that share memory (MPI_COMM_TYPE_SHARED). */
+  public static final int TYPE_SHARED = MPI.COMM_TYPE_SHARED;
+
   Comm(org.oompi.Comm c) { super(c); }
 
   /** The right class for an oompi communicator. */

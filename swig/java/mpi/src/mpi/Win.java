@@ -102,6 +102,17 @@ public final class Win implements Freeable {
     try { live().detach(address); } catch (RuntimeException e) { throw Errors.of(e); }
   }
 
+  private String name = "";
+
+  /** MPI_Win_set_name (kept by this object: oompi's windows have no MPI name). */
+  public void setName(String name) throws MPIException {
+    live();
+    if (name == null) throw new MPIException(MPI.ERR_ARG, "null name");
+    this.name = name;
+  }
+
+  public String getName() throws MPIException { live(); return name; }
+
   /** MPI_Win_get_errhandler: ERRORS_ARE_FATAL until one is set (MPI's default for windows). */
   public Errhandler getErrhandler() throws MPIException { live(); return handler.get(); }
 
@@ -112,14 +123,14 @@ public final class Win implements Freeable {
 
   /**
    * The predefined attributes: MPI.WIN_BASE (the local memory as a direct ByteBuffer in native
-   * order; null for a dynamic window), MPI.WIN_SIZE (bytes, a Long), MPI.WIN_DISP_UNIT (bytes,
+   * order; null for a dynamic window), MPI.WIN_SIZE (bytes, an Integer), MPI.WIN_DISP_UNIT (bytes,
    * an Integer). Other keys: null (windows carry no user attributes in oompi).
    */
   public Object getAttr(int keyval) throws MPIException {
     org.oompi.Window x = live();
     try {
       if (keyval == MPI.WIN_BASE) return dynamic ? null : x.memory().order(java.nio.ByteOrder.nativeOrder());
-      if (keyval == MPI.WIN_SIZE) return dynamic ? 0L : x.getSize();
+      if (keyval == MPI.WIN_SIZE) return dynamic ? 0 : (int) x.getSize();
       if (keyval == MPI.WIN_DISP_UNIT) return dispUnit;
       return null;
     } catch (RuntimeException e) {

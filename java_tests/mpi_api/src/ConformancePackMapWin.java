@@ -39,6 +39,18 @@ final class ConformancePackMapWin {
     int[] into = new int[5];
     world.unpack(three, 0, MPI.slice(into, 2), 3, MPI.INT);
     check(into[1] == 0 && into[2] == 10 && into[4] == 12, "unpack into MPI.slice(array, 2)");
+    // MPI_Get_elements counts the basic elements of the type map (a double and an int per pair)
+    Datatype di = Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8}, new Datatype[] {MPI.DOUBLE, MPI.INT});
+    di.commit();
+    ByteBuffer pair = MPI.newByteBuffer(16), raw = MPI.newByteBuffer(12);
+    Status st = world.sendRecv(raw, 12, MPI.BYTE, me, 41, pair, 1, di, me, 41);
+    check(st.getElements(di) == 2 && st.getCount(di) == 1,
+        "getElements of a struct: " + st.getElements(di) + ", count " + st.getCount(di));
+    st = world.sendRecv(raw, 9, MPI.BYTE, me, 42, pair, 1, di, me, 42);
+    check(st.getElements(di) == MPI.UNDEFINED && st.getCount(di) == MPI.UNDEFINED,
+        "getElements of data ending inside an element: " + st.getElements(di));
+    di.free();
+    check(st.getElements(MPI.BYTE) == 9, "getElements in bytes");
     // bad input: the buffer is left as it was
     byte[] small = new byte[8];
     Conformance.fails(MPI.ERR_TRUNCATE, "pack into too few bytes", () -> world.pack(ints, 3, MPI.INT, small, 0));
@@ -60,6 +72,8 @@ final class ConformancePackMapWin {
   }
 
   static void topologyMaps(Intracomm world, int me, int n) throws Exception {
+    Conformance.fails(MPI.ERR_DIMS, "createDims with dimensions that do not divide", () -> CartComm.createDims(6, new int[] {0, 5}));
+    Conformance.fails(MPI.ERR_DIMS, "createDims with a negative dimension", () -> CartComm.createDims(6, new int[] {-1, 0}));
     CartComm ring = world.createCart(new int[] {n}, new boolean[] {true}, false);
     check(ring.map(new int[] {n}, new boolean[] {true}) == me, "Cart map of the whole ring");
     int one = ring.map(new int[] {1}, new boolean[] {false});

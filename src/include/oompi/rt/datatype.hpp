@@ -78,6 +78,10 @@ public:
   /// Bytes actually spanned by the data, and where they start (MPI_Type_get_true_extent).
   std::int64_t true_extent() const;
   std::int64_t true_lb() const;
+  /// How many basic elements of this type's type map `bytes` bytes of data hold
+  /// (MPI_Get_elements of a status that received `bytes` bytes); `undefined` (MPI_UNDEFINED)
+  /// when they end inside a basic element.
+  std::int64_t elements_in(std::int64_t bytes) const;
   /// MPI's name for the type ("MPI_DOUBLE", or set by set_name).
   std::string name() const;
   /// True for a predefined type.

@@ -20,6 +20,15 @@ public final class CartComm extends Intracomm {
 
   /** MPI_Dims_create: the zeros of dims are filled in. */
   public static void createDims(int nnodes, int[] dims) throws MPIException {
+    if (dims == null) throw new MPIException(MPI.ERR_ARG, "null dims");
+    long fixed = 1;  // MPI_ERR_DIMS, as MPI: the given dimensions must divide nnodes
+    for (int d : dims) {
+      if (d < 0) throw new MPIException(MPI.ERR_DIMS, "createDims: negative dimension " + d);
+      if (d > 0) fixed *= d;
+    }
+    if (nnodes <= 0 || nnodes % fixed != 0)
+      throw new MPIException(MPI.ERR_DIMS, "createDims: " + nnodes + " processes do not fill dimensions "
+          + java.util.Arrays.toString(dims));
     try { org.oompi.CartComm.createDims(nnodes, dims); } catch (RuntimeException e) { throw Errors.of(e); }
   }
 

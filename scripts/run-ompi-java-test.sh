@@ -34,7 +34,10 @@ public class OmpitestProgress {
 }
 J
 [ -f "$work/common/OmpitestConfig.java" ] || cat > "$work/common/OmpitestConfig.java" <<'J'
-public class OmpitestConfig { public static final int OMPITEST_CHECKING_MPI_API_PARAMS = 1; }
+public class OmpitestConfig {
+  public static final int OMPITEST_CHECKING_MPI_API_PARAMS = 1, OMPI_PARAM_CHECK = 1,
+      OMPITEST_HAVE_MPI_THREADS = 1, HAVE_DIST_GRAPH = 1, OMPI_HAVE_MPI_EXT_AFFINITY = 0;
+}
 J
 [ -f "$work/common/OmpitestError.java" ] || cat > "$work/common/OmpitestError.java" <<'J'
 import mpi.*;

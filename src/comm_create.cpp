@@ -125,6 +125,87 @@ dist_graph_comm comm::create_dist_graph(const std::vector<int>& sources,
   return dist_graph_comm(made(c.release()));
 }
 
+dist_graph_comm comm::create_dist_graph_general(const std::vector<int>& sources,
+                                                const std::vector<int>& degrees,
+                                                const std::vector<int>& destinations,
+                                                const std::vector<int>& weights,
+                                                bool weighted, bool reorder) const {
+  const auto& s = live_intra("comm.create_dist_graph_general");
+  if (!weighted && !weights.empty())
+    throw std::invalid_argument("comm.create_dist_graph_general: weights for an unweighted graph");
+  before_create("MPI_Dist_graph_create");
+  // The core checks the lengths (degrees against sources, weights against destinations); a
+  // weighted graph's process with no edges passes MPI_WEIGHTS_EMPTY.
+  auto c = !weighted
+               ? oompi::dist_graph_communicator::general(s.c, sources, degrees, destinations,
+                                                         reorder)
+               : oompi::dist_graph_communicator::general_weighted(s.c, sources, degrees,
+                                                                  destinations, weights, reorder);
+  return dist_graph_comm(made(c.release()));
+}
+
+dist_graph_comm comm::create_dist_graph_weighted(const std::vector<int>& sources,
+                                                 const std::vector<int>& source_weights,
+                                                 const std::vector<int>& destinations,
+                                                 const std::vector<int>& destination_weights,
+                                                 bool reorder) const {
+  const auto& s = live_intra("comm.create_dist_graph_weighted");
+  before_create("MPI_Dist_graph_create_adjacent");
+  auto c = oompi::dist_graph_communicator::adjacent_weighted(
+      s.c, sources, source_weights, destinations, destination_weights, reorder);
+  return dist_graph_comm(made(c.release()));
+}
+
+int comm::cart_map(const std::vector<int>& dims, const std::vector<int>& periods) const {
+  const auto& s = live_intra("comm.cart_map");
+  if (periods.size() != dims.size())
+    throw std::invalid_argument("comm.cart_map: " + std::to_string(periods.size()) +
+                                " periods for " + std::to_string(dims.size()) + " dimensions");
+  long long n = 1;
+  for (int d : dims) {
+    if (d <= 0) throw std::invalid_argument("comm.cart_map: a dimension is " + std::to_string(d));
+    n *= d;
+    if (n > s.c.size())
+      throw std::invalid_argument("comm.cart_map: the grid has more processes than the "
+                                  "communicator's " + std::to_string(s.c.size()));
+  }
+  int rank = MPI_UNDEFINED;
+  int none = 0;  // MPI refuses a null array even when it is empty (an empty vector's data())
+  const int rc = MPI_Cart_map(s.handle(), static_cast<int>(dims.size()),
+                              dims.empty() ? &none : dims.data(),
+                              periods.empty() ? &none : periods.data(), &rank);
+  if (rc != MPI_SUCCESS) oompi::detail::throw_mpi_error("MPI_Cart_map", rc);
+  return rank;
+}
+
+int comm::graph_map(const std::vector<int>& index, const std::vector<int>& edges) const {
+  const auto& s = live_intra("comm.graph_map");
+  const int size = s.c.size();
+  if (index.size() > static_cast<std::size_t>(size))
+    throw std::invalid_argument("comm.graph_map: " + std::to_string(index.size()) +
+                                " nodes for " + std::to_string(size) + " processes");
+  int prev = 0;
+  for (int i : index) {
+    if (i < prev || i > static_cast<int>(edges.size()))
+      throw std::invalid_argument("comm.graph_map: index is not a non-decreasing list of edge "
+                                  "counts inside edges");
+    prev = i;
+  }
+  if (!index.empty() && index.back() != static_cast<int>(edges.size()))
+    throw std::invalid_argument("comm.graph_map: the last index is not the number of edges");
+  for (int e : edges)
+    if (e < 0 || e >= static_cast<int>(index.size()))
+      throw std::invalid_argument("comm.graph_map: edge to node " + std::to_string(e) +
+                                  " outside the graph");
+  int rank = MPI_UNDEFINED;
+  int none = 0;  // MPI refuses a null array even when it is empty (an empty vector's data())
+  const int rc = MPI_Graph_map(s.handle(), static_cast<int>(index.size()),
+                               index.empty() ? &none : index.data(),
+                               edges.empty() ? &none : edges.data(), &rank);
+  if (rc != MPI_SUCCESS) oompi::detail::throw_mpi_error("MPI_Graph_map", rc);
+  return rank;
+}
+
 graph_comm comm::create_graph(const std::vector<int>& index, const std::vector<int>& edges,
                               bool reorder) const {
   const auto& s = live_intra("comm.create_graph");

@@ -41,6 +41,21 @@ datatype datatype::of(type_kind kind) {
   return datatype(std::move(s));
 }
 
+std::int64_t datatype::elements_in(std::int64_t bytes) const {
+  const char* what = "datatype.elements_in";
+  if (bytes < 0) throw std::invalid_argument(std::string(what) + ": negative byte count");
+  MPI_Datatype t = native(what);
+  // A status that received `bytes` bytes (MPI keeps the byte count in it), asked in this type.
+  MPI_Status st{};
+  MPI_Count n = 0;
+  int rc = MPI_Status_set_elements_x(&st, MPI_BYTE, static_cast<MPI_Count>(bytes));
+  if (rc == MPI_SUCCESS) rc = MPI_Get_elements_x(&st, t, &n);
+  if (rc != MPI_SUCCESS) oompi::detail::throw_mpi_error("MPI_Get_elements_x", rc);
+  return n == MPI_UNDEFINED ? MPI_UNDEFINED : static_cast<std::int64_t>(n);
+}
+
+datatype datatype::packed() { return borrow(MPI_PACKED); }
+
 datatype datatype::value_index(type_kind value) {
   switch (value) {
     case type_kind::float32: return borrow(MPI_FLOAT_INT);

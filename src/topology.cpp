@@ -178,6 +178,42 @@ std::vector<int> dist_graph_comm::destinations() const {
   return s.dgraph->destinations();
 }
 
+namespace {
+const oompi::dist_graph_communicator& dgraph_of(const comm::state& s, const char* what) {
+  if (!s.dgraph) throw std::logic_error(std::string(what) + ": not a distributed graph");
+  return *s.dgraph;
+}
+}  // namespace
+
+bool dist_graph_comm::is_weighted() const {
+  const char* what = "dist_graph_comm.is_weighted";
+  return dgraph_of(live(what), what).is_weighted();
+}
+std::vector<int> dist_graph_comm::source_weights() const {
+  const char* what = "dist_graph_comm.source_weights";
+  return dgraph_of(live(what), what).source_weights();
+}
+std::vector<int> dist_graph_comm::destination_weights() const {
+  const char* what = "dist_graph_comm.destination_weights";
+  return dgraph_of(live(what), what).destination_weights();
+}
+
+// --- a plain comm as its topology's class (the state knows which one it carries) ----------
+
+cart_comm comm::as_cart() const {
+  if (!live("comm.as_cart").cart) throw std::logic_error("comm.as_cart: not a Cartesian communicator");
+  return cart_comm(st_);
+}
+graph_comm comm::as_graph() const {
+  if (!live("comm.as_graph").graph) throw std::logic_error("comm.as_graph: not a graph communicator");
+  return graph_comm(st_);
+}
+dist_graph_comm comm::as_dist_graph() const {
+  if (!live("comm.as_dist_graph").dgraph)
+    throw std::logic_error("comm.as_dist_graph: not a distributed graph communicator");
+  return dist_graph_comm(st_);
+}
+
 // --- graph --------------------------------------------------------------------------------
 
 const oompi::graph_communicator& graph_comm::graph(const char* what) const {

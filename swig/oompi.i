@@ -207,6 +207,20 @@ OOMPI_HANDLE_VECTOR_TYPEMAPS(oompi::rt::info)  // a language's own conversion of
 %constant int err_quota = MPI_ERR_QUOTA;
 %constant int err_io = MPI_ERR_IO;
 %constant int err_unsupported_operation = MPI_ERR_UNSUPPORTED_OPERATION;
+// Window, attribute and info error classes (Open MPI's Java API names them: MPI.ERR_WIN, ...).
+%constant int err_win = MPI_ERR_WIN;
+%constant int err_base = MPI_ERR_BASE;
+%constant int err_size = MPI_ERR_SIZE;
+%constant int err_disp = MPI_ERR_DISP;
+%constant int err_locktype = MPI_ERR_LOCKTYPE;
+%constant int err_rma_sync = MPI_ERR_RMA_SYNC;
+%constant int err_assert = MPI_ERR_ASSERT;
+%constant int err_keyval = MPI_ERR_KEYVAL;
+%constant int err_info = MPI_ERR_INFO;
+%constant int err_info_key = MPI_ERR_INFO_KEY;
+%constant int err_info_value = MPI_ERR_INFO_VALUE;
+%constant int err_info_nokey = MPI_ERR_INFO_NOKEY;
+%constant int err_lastcode = MPI_ERR_LASTCODE;
 %constant int err_unsupported_datarep = MPI_ERR_UNSUPPORTED_DATAREP;
 %attribute(oompi::rt::file, int64_t, size, size);
 %attribute(oompi::rt::file, int64_t, position, position);

@@ -465,6 +465,11 @@ public class Conformance {
     groupsAndComms();
     info();
     file(dir);
+    ConformancePackMapWin.packing(world, me, n);
+    ConformancePackMapWin.topologyMaps(world, me, n);
+    ConformancePackMapWin.distGraphs(world, me, n);
+    ConformancePackMapWin.windows(world, me, n);
+    ConformancePackMapWin.fortranDarray(me, n);
     int[] sum = {checks};
     world.allReduce(sum, 1, MPI.INT, MPI.SUM);
     if (me == 0) System.out.println("conformance: " + sum[0] + " checks passed on " + n + " ranks");

@@ -107,6 +107,42 @@ public:
   /// (index[-1] = 0). Processes beyond the graph's nodes get a null communicator.
   graph_comm create_graph(const std::vector<int>& index, const std::vector<int>& edges,
                           bool reorder = false) const;
+  /// This communicator (shared, not a copy) as the topology class it carries, for a binding
+  /// that holds it as a plain comm (what dup() returns); std::logic_error when it carries
+  /// another topology or none.
+  cart_comm as_cart() const;
+  graph_comm as_graph() const;
+  dist_graph_comm as_dist_graph() const;
+  /// MPI_Dist_graph_create (collective): any process gives any edges, from sources[i] to the
+  /// next degrees[i] entries of `destinations`; `weighted`: with `weights`, one per entry of
+  /// `destinations` (a process giving no edges of a weighted graph passes none), else
+  /// `weights` must be empty. Inconsistent lengths: std::invalid_argument.
+  dist_graph_comm create_dist_graph_general(const std::vector<int>& sources,
+                                            const std::vector<int>& degrees,
+                                            const std::vector<int>& destinations,
+                                            const std::vector<int>& weights, bool weighted,
+                                            bool reorder = false) const;
+  /// create_dist_graph with a weight per edge (MPI_Dist_graph_create_adjacent; collective).
+  dist_graph_comm create_dist_graph_weighted(const std::vector<int>& sources,
+                                             const std::vector<int>& source_weights,
+                                             const std::vector<int>& destinations,
+                                             const std::vector<int>& destination_weights,
+                                             bool reorder = false) const;
+  /// The rank this process would have in a Cartesian grid (MPI_Cart_map; local), or
+  /// `undefined` when it would be outside the grid.
+  int cart_map(const std::vector<int>& dims, const std::vector<int>& periods) const;
+  /// The rank this process would have in a graph (MPI_Graph_map; local), or `undefined`.
+  int graph_map(const std::vector<int>& index, const std::vector<int>& edges) const;
+
+  // --- packing (src/pack.cpp): MPI_Pack / MPI_Unpack into and out of byte buffers ----------
+  /// Bytes that packing `count` elements of `type` may take (MPI_Pack_size).
+  std::int64_t pack_size(std::int64_t count, const datatype& type) const;
+  /// Packs `in` into the bytes of `out` from byte `position` (MPI_Pack); returns the position
+  /// after it. std::out_of_range when `position` is outside `out` or the data would not fit.
+  std::int64_t pack(const buffer& in, buffer& out, std::int64_t position) const;
+  /// Unpacks `out`'s elements from the bytes of `in` at byte `position` (MPI_Unpack); returns
+  /// the position after them. std::out_of_range when `in` holds too few bytes there.
+  std::int64_t unpack(const buffer& in, std::int64_t position, buffer& out) const;
   /// An intercommunicator between this group and a disjoint one (MPI_Intercomm_create;
   /// collective over both): `local_leader` is a rank here; the leaders reach each other in
   /// `peer` (remote_leader is that rank in `peer`, significant at the local leader only).

@@ -64,6 +64,8 @@ public:
   /// int32 -> MPI_2INT, int64 -> MPI_LONG_INT (LP64). Records are {value; int index}, padded
   /// as a C struct of the two.
   static datatype value_index(type_kind value);
+  /// MPI_PACKED: the bytes of comm.pack, for sending and receiving packed messages.
+  static datatype packed();
   /// A copy of a type (MPI_Type_dup), derived even when the original is predefined.
   datatype dup() const;
 
@@ -76,6 +78,10 @@ public:
   /// Bytes actually spanned by the data, and where they start (MPI_Type_get_true_extent).
   std::int64_t true_extent() const;
   std::int64_t true_lb() const;
+  /// How many basic elements of this type's type map `bytes` bytes of data hold
+  /// (MPI_Get_elements of a status that received `bytes` bytes); `undefined` (MPI_UNDEFINED)
+  /// when they end inside a basic element.
+  std::int64_t elements_in(std::int64_t bytes) const;
   /// MPI's name for the type ("MPI_DOUBLE", or set by set_name).
   std::string name() const;
   /// True for a predefined type.

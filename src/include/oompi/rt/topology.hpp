@@ -112,6 +112,11 @@ public:
   std::vector<int> sources() const;
   /// This process's out-neighbours, in neighbour-collective order.
   std::vector<int> destinations() const;
+  /// Whether the edges carry weights, and their weights (empty when unweighted), in the
+  /// order of sources() and destinations().
+  bool is_weighted() const;
+  std::vector<int> source_weights() const;
+  std::vector<int> destination_weights() const;
 
 #ifndef SWIG
 private:

@@ -146,31 +146,14 @@ final class Bufs {
     if (from < 0 || n < 0 || from + n > b.capacity())
       throw new MPIException(MPI.ERR_COUNT, "elements " + from + ".." + (from + n)
           + " lie outside a buffer of " + b.capacity());
-    java.nio.ByteOrder no = java.nio.ByteOrder.nativeOrder();
     Buffer src = fromStart(b);
-    if (b instanceof ByteBuffer) {
-      ByteBuffer d = ByteBuffer.allocateDirect(n).order(((ByteBuffer) b).order());
-      d.put(0, (ByteBuffer) src, from, n);
-      return d;
-    }
-    if (b instanceof java.nio.IntBuffer) {
-      java.nio.IntBuffer d = MPI.newIntBuffer(n); d.put(0, (java.nio.IntBuffer) src, from, n); return d;
-    }
-    if (b instanceof java.nio.DoubleBuffer) {
-      java.nio.DoubleBuffer d = MPI.newDoubleBuffer(n); d.put(0, (java.nio.DoubleBuffer) src, from, n); return d;
-    }
-    if (b instanceof java.nio.LongBuffer) {
-      java.nio.LongBuffer d = MPI.newLongBuffer(n); d.put(0, (java.nio.LongBuffer) src, from, n); return d;
-    }
-    if (b instanceof java.nio.FloatBuffer) {
-      java.nio.FloatBuffer d = MPI.newFloatBuffer(n); d.put(0, (java.nio.FloatBuffer) src, from, n); return d;
-    }
-    if (b instanceof java.nio.ShortBuffer) {
-      java.nio.ShortBuffer d = MPI.newShortBuffer(n); d.put(0, (java.nio.ShortBuffer) src, from, n); return d;
-    }
-    if (b instanceof java.nio.CharBuffer) {
-      java.nio.CharBuffer d = MPI.newCharBuffer(n); d.put(0, (java.nio.CharBuffer) src, from, n); return d;
-    }
+    if (b instanceof ByteBuffer) return MPI.newByteBuffer(n).order(((ByteBuffer) b).order()).put(0, (ByteBuffer) src, from, n);
+    if (b instanceof java.nio.IntBuffer) return MPI.newIntBuffer(n).put(0, (java.nio.IntBuffer) src, from, n);
+    if (b instanceof java.nio.DoubleBuffer) return MPI.newDoubleBuffer(n).put(0, (java.nio.DoubleBuffer) src, from, n);
+    if (b instanceof java.nio.LongBuffer) return MPI.newLongBuffer(n).put(0, (java.nio.LongBuffer) src, from, n);
+    if (b instanceof java.nio.FloatBuffer) return MPI.newFloatBuffer(n).put(0, (java.nio.FloatBuffer) src, from, n);
+    if (b instanceof java.nio.ShortBuffer) return MPI.newShortBuffer(n).put(0, (java.nio.ShortBuffer) src, from, n);
+    if (b instanceof java.nio.CharBuffer) return MPI.newCharBuffer(n).put(0, (java.nio.CharBuffer) src, from, n);
     throw new MPIException(MPI.ERR_BUFFER, "unsupported buffer " + b.getClass().getName());
   }
 

@@ -11,7 +11,7 @@ public final class CartComm extends Intracomm {
   }
 
   @Override public CartComm dup() throws MPIException {
-    try { return new CartComm(c().dup()); } catch (RuntimeException e) { throw err(e); }
+    try { return new CartComm(typed(c().dup())); } catch (RuntimeException e) { throw err(e); }
   }
 
   @Override public CartComm clone() {
@@ -20,6 +20,15 @@ public final class CartComm extends Intracomm {
 
   /** MPI_Dims_create: the zeros of dims are filled in. */
   public static void createDims(int nnodes, int[] dims) throws MPIException {
+    if (dims == null) throw new MPIException(MPI.ERR_ARG, "null dims");
+    long fixed = 1;  // MPI_ERR_DIMS, as MPI: the given dimensions must divide nnodes
+    for (int d : dims) {
+      if (d < 0) throw new MPIException(MPI.ERR_DIMS, "createDims: negative dimension " + d);
+      if (d > 0) fixed *= d;
+    }
+    if (nnodes <= 0 || nnodes % fixed != 0)
+      throw new MPIException(MPI.ERR_DIMS, "createDims: " + nnodes + " processes do not fill dimensions "
+          + java.util.Arrays.toString(dims));
     try { org.oompi.CartComm.createDims(nnodes, dims); } catch (RuntimeException e) { throw Errors.of(e); }
   }
 
@@ -64,5 +73,13 @@ public final class CartComm extends Intracomm {
     } catch (RuntimeException e) {
       throw err(e);
     }
+  }
+
+  /** MPI_Cart_map: this process's rank in such a grid, or MPI.UNDEFINED (outside it). */
+  public int map(int[] dims, boolean[] periods) throws MPIException {
+    if (dims == null || periods == null) throw new MPIException(MPI.ERR_ARG, "null dims or periods");
+    int[] p = new int[periods.length];
+    for (int i = 0; i < p.length; i++) p[i] = periods[i] ? 1 : 0;
+    try { return c().cartMap(dims, p); } catch (RuntimeException e) { throw err(e); }
   }
 }

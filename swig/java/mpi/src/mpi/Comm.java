@@ -11,6 +11,9 @@ import java.util.Map;
  * arrays and direct buffers for blocking calls, direct buffers for nonblocking ones.
  */
 public class Comm extends CommCollectives implements Freeable, Cloneable {
+  /** splitType's kind: processes that share memory (MPI_COMM_TYPE_SHARED). */
+  public static final int TYPE_SHARED = MPI.COMM_TYPE_SHARED;
+
   Comm(org.oompi.Comm c) { super(c); }
 
   /** The right class for an oompi communicator. */
@@ -146,80 +149,78 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
     return new Status(st);
   }
 
-  /** Buffered mode: needs MPI.attachBuffer. */
-  public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+  // The send modes and the nonblocking/persistent calls differ only in oompi's method: one
+  // helper each, given that method (a method reference: no allocation per call). send() keeps
+  // its own body, the path the benchmarks measure.
+  private interface SendCall { void call(org.oompi.Comm c, Object b, int peer, int tag); }
+
+  private interface StartCall<R> { R call(org.oompi.Comm c, Object b, int peer, int tag); }
+
+  private void sendIn(Object buf, int count, Datatype type, int dest, int tag, SendCall op) throws MPIException {
     org.oompi.Comm x = c();
     Object b = Bufs.in(buf, count, type);
-    try { x.bsend(b, dest, tag); } catch (RuntimeException e) { throw err(e); }
+    try { op.call(x, b, dest, tag); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  private <R> R start(Buffer buf, int count, Datatype type, int peer, int tag, StartCall<R> op) throws MPIException {
+    org.oompi.Comm x = c();
+    Object b = Bufs.async(buf, count, type);
+    try { return op.call(x, b, peer, tag); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  /** Buffered mode: needs MPI.attachBuffer. */
+  public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+    sendIn(buf, count, type, dest, tag, org.oompi.Comm::bsend);
   }
 
   public final void sSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    org.oompi.Comm x = c();
-    Object b = Bufs.in(buf, count, type);
-    try { x.ssend(b, dest, tag); } catch (RuntimeException e) { throw err(e); }
+    sendIn(buf, count, type, dest, tag, org.oompi.Comm::ssend);
   }
 
   public final void rSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    org.oompi.Comm x = c();
-    Object b = Bufs.in(buf, count, type);
-    try { x.rsend(b, dest, tag); } catch (RuntimeException e) { throw err(e); }
+    sendIn(buf, count, type, dest, tag, org.oompi.Comm::rsend);
   }
 
   // --- nonblocking: direct buffers ------------------------------------------------------------
   public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    org.oompi.Comm x = c();
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(x.isend(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Request(start(buf, count, type, dest, tag, org.oompi.Comm::isend));
   }
 
   public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    org.oompi.Comm x = c();
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(x.ibsend(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Request(start(buf, count, type, dest, tag, org.oompi.Comm::ibsend));
   }
 
   public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    org.oompi.Comm x = c();
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(x.issend(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Request(start(buf, count, type, dest, tag, org.oompi.Comm::issend));
   }
 
   public final Request irSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    org.oompi.Comm x = c();
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(x.irsend(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Request(start(buf, count, type, dest, tag, org.oompi.Comm::irsend));
   }
 
   public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
-    org.oompi.Comm x = c();
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(x.irecv(b, source, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Request(start(buf, count, type, source, tag, org.oompi.Comm::irecv));
   }
 
   // --- persistent: direct buffers -------------------------------------------------------------
   public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Prequest(c().sendInit(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Prequest(start(buf, count, type, dest, tag, org.oompi.Comm::sendInit));
   }
 
   public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Prequest(c().bsendInit(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Prequest(start(buf, count, type, dest, tag, org.oompi.Comm::bsendInit));
   }
 
   public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Prequest(c().ssendInit(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Prequest(start(buf, count, type, dest, tag, org.oompi.Comm::ssendInit));
   }
 
   public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Prequest(c().rsendInit(b, dest, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Prequest(start(buf, count, type, dest, tag, org.oompi.Comm::rsendInit));
   }
 
   public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Prequest(c().recvInit(b, source, tag)); } catch (RuntimeException e) { throw err(e); }
+    return new Prequest(start(buf, count, type, source, tag, org.oompi.Comm::recvInit));
   }
 
   // --- probes -------------------------------------------------------------------------------
@@ -349,6 +350,16 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
     return errhandler;
   }
 
+  /**
+   * MPI_Comm_call_errhandler: ERRORS_RETURN does nothing (MPI's rule), ERRORS_ARE_FATAL set
+   * explicitly aborts the job; with neither set this package's handler throws
+   * MPIException(errorCode), fatal unless caught.
+   */
+  public final void callErrhandler(int errorCode) throws MPIException {
+    c();
+    Errors.call(this, errhandler, errorCode, "Comm.callErrhandler");
+  }
+
   public final void setName(String name) throws MPIException {
     try { c().setName(name); } catch (RuntimeException e) { throw err(e); }
   }
@@ -363,6 +374,49 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
 
   public final Info getInfo() throws MPIException {
     try { return new Info(c().getInfo()); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  // --- packing --------------------------------------------------------------------------------
+  /**
+   * MPI_Pack: incount elements of type from inbuf into outbuf from byte position; returns the
+   * position after them. A position outside outbuf is ERR_ARG, data that does not fit
+   * ERR_TRUNCATE (checked before a byte is written).
+   */
+  public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position)
+      throws MPIException {
+    org.oompi.Comm x = c();
+    Object in = Bufs.in(inbuf, incount, type);
+    packedRoom(outbuf, position, (long) incount * type.bytes(), "pack");
+    try { return (int) x.pack(in, outbuf, position); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  /** MPI_Unpack: outcount elements of type into outbuf from inbuf at byte position. */
+  public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type)
+      throws MPIException {
+    org.oompi.Comm x = c();
+    Object out = Bufs.out(outbuf, outcount, type);
+    packedRoom(inbuf, position, (long) outcount * type.bytes(), "unpack");
+    int end;
+    try { end = (int) x.unpack(inbuf, position, out); } catch (RuntimeException e) { throw err(e); }
+    Bufs.back(outbuf, out);
+    return end;
+  }
+
+  /** MPI_Pack_size: the bytes pack may take for incount elements of type. */
+  public final int packSize(int incount, Datatype type) throws MPIException {
+    if (incount < 0) throw new MPIException(MPI.ERR_COUNT, "negative count " + incount);
+    try { return (int) c().packSize(incount, Bufs.type(type)); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  private static void packedRoom(byte[] packed, int position, long bytes, String what)
+      throws MPIException {
+    if (packed == null) throw new MPIException(MPI.ERR_BUFFER, what + ": the packed buffer is null");
+    if (position < 0 || position > packed.length)
+      throw new MPIException(MPI.ERR_ARG, what + ": position " + position + " is outside the "
+          + packed.length + "-byte buffer");
+    if (bytes > packed.length - position)
+      throw new MPIException(MPI.ERR_TRUNCATE, what + ": " + bytes + " bytes, " + (packed.length - position)
+          + " left after position " + position);
   }
 
   /** MPI_Reduce_local: inOutBuf = inBuf op inOutBuf. */

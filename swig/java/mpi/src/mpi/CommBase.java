@@ -30,7 +30,7 @@ abstract class CommBase {
     if (x != null) return x;
     if (pending != null) {
       try {
-        attach(pending.get());
+        attach(typed(pending.get()));
       } catch (RuntimeException e) {
         throw Errors.of(e);
       }
@@ -42,6 +42,20 @@ abstract class CommBase {
   }
 
   final MPIException err(RuntimeException e) { return Errors.of(this, e); }
+
+  /**
+   * A communicator org.oompi returned as a plain Comm (dup, idup) as the class of the topology
+   * it carries, so that CartComm and GraphComm reach their queries on it.
+   */
+  static org.oompi.Comm typed(org.oompi.Comm x) {
+    if (x == null || x.getClass() != org.oompi.Comm.class || x.isNull() || x.isInter()) return x;
+    switch (x.topology()) {
+      case CARTESIAN: return x.asCart();
+      case GRAPH: return x.asGraph();
+      case DIST_GRAPH: return x.asDistGraph();
+      default: return x;
+    }
+  }
 
   final int myRank() throws MPIException {
     int r = rank;

@@ -217,12 +217,23 @@ public final class Datatype implements Freeable, Cloneable {
     } catch (RuntimeException e) { throw Errors.of(e); }
   }
 
-  /** MPI_Type_create_darray (MPI.ORDER_C only: oompi's darray is row-major). */
+  /**
+   * MPI_Type_create_darray. MPI numbers the process grid row-major in both orders, so Fortran
+   * order is C order over the reversed dimensions with the rank of the reversed coordinates.
+   */
   public static Datatype createDarray(int size, int rank, int[] gsizes, int[] distribs,
                                       int[] dargs, int[] psizes, int order, Datatype oldType)
       throws MPIException {
-    if (order != MPI.ORDER_C)
-      throw new MPIException(MPI.ERR_ARG, "createDarray: only MPI.ORDER_C is supported");
+    if (order == MPI.ORDER_FORTRAN) {
+      if (psizes == null) throw new MPIException(MPI.ERR_ARG, "createDarray: null psizes");
+      rank = reversedGridRank(rank, psizes);
+      gsizes = reversed(gsizes);
+      distribs = reversed(distribs);
+      dargs = reversed(dargs);
+      psizes = reversed(psizes);
+    } else if (order != MPI.ORDER_C) {
+      throw new MPIException(MPI.ERR_ARG, "order must be MPI.ORDER_C or MPI.ORDER_FORTRAN");
+    }
     try {
       return new Datatype(org.oompi.Datatype.darray(size, rank, gsizes, distribs, dargs, psizes,
           oldType.live()), oldType);
@@ -248,6 +259,24 @@ public final class Datatype implements Freeable, Cloneable {
     long[] r = new long[a.length];
     for (int i = 0; i < a.length; i++) r[i] = a[i];
     return r;
+  }
+
+  /** rank's row-major coordinates in the grid psizes, as a row-major rank of the reversed grid. */
+  private static int reversedGridRank(int rank, int[] psizes) throws MPIException {
+    long total = 1;
+    for (int p : psizes) {
+      if (p <= 0) throw new MPIException(MPI.ERR_ARG, "createDarray: a process grid dimension is " + p);
+      total *= p;
+    }
+    if (rank < 0 || rank >= total) return rank;  // oompi's darray refuses it with its own message
+    int[] coords = new int[psizes.length];
+    for (int i = psizes.length - 1, r = rank; i >= 0; i--) {
+      coords[i] = r % psizes[i];
+      r /= psizes[i];
+    }
+    int out = 0;
+    for (int i = psizes.length - 1; i >= 0; i--) out = out * psizes[i] + coords[i];
+    return out;
   }
 
   private static int[] reversed(int[] a) {

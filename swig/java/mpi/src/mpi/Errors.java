@@ -42,4 +42,20 @@ final class Errors {
     }
     return m;
   }
+
+  /**
+   * MPI_*_call_errhandler for a communicator, window or file whose handler is h (null: none set,
+   * this package's default). ERRORS_RETURN returns (MPI's handler does nothing); an explicit
+   * ERRORS_ARE_FATAL aborts the job; the default throws MPIException(errorCode).
+   */
+  static void call(Object owner, Errhandler h, int errorCode, String what) throws MPIException {
+    if (h == Errhandler.RETURN) return;
+    MPIException m = new MPIException(errorCode, what + "(" + errorCode + ")");
+    if (h == Errhandler.FATAL) {
+      System.err.println("mpi: " + what + " with ERRORS_ARE_FATAL: error code " + errorCode);
+      System.err.flush();
+      org.oompi.Environment.abort(errorCode == 0 ? 1 : errorCode);
+    }
+    throw m;
+  }
 }

@@ -25,6 +25,16 @@ public final class File {
     return f;
   }
 
+  private final ErrhandlerSlot handler = new ErrhandlerSlot(Errhandler.RETURN, Errhandler.RETURN, "File");
+
+  /** MPI_File_get_errhandler: ERRORS_RETURN until one is set (MPI's default for files). */
+  public Errhandler getErrhandler() throws MPIException { live(); return handler.get(); }
+
+  public void setErrhandler(Errhandler errhandler) throws MPIException { live(); handler.set(errhandler); }
+
+  /** MPI_File_call_errhandler: as Comm.callErrhandler. */
+  public void callErrhandler(int errorCode) throws MPIException { live(); handler.call(this, errorCode); }
+
   /** MPI_File_close (collective). */
   public void close() throws MPIException {
     try { live().close(); } catch (RuntimeException e) { throw Errors.of(e); }
@@ -89,90 +99,90 @@ public final class File {
     }
   }
 
+  // Every read, write and nonblocking call: the buffer rule, oompi's call (a lambda), the
+  // exception mapping and, for reads, the copy back of a heap slice.
+  private interface Call<R> { R on(org.oompi.File f, Object b); }
+
+  private Status reading(Object buf, int count, Datatype type, Call<org.oompi.Status> call) throws MPIException {
+    Object b = Bufs.out(buf, count, type);
+    try { Status s = new Status(call.on(live(), b)); Bufs.back(buf, b); return s; }
+    catch (RuntimeException e) { throw Errors.of(e); }
+  }
+
+  private Status writing(Object buf, int count, Datatype type, Call<org.oompi.Status> call) throws MPIException {
+    Object b = Bufs.in(buf, count, type);
+    try { return new Status(call.on(live(), b)); } catch (RuntimeException e) { throw Errors.of(e); }
+  }
+
+  private <R> R starting(Buffer buf, int count, Datatype type, Call<R> call) throws MPIException {
+    Object b = Bufs.async(buf, count, type);
+    try { return call.on(live(), b); } catch (RuntimeException e) { throw Errors.of(e); }
+  }
+
   // --- explicit offsets ---------------------------------------------------------------------
   public Status readAt(long offset, Object buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.out(buf, count, type);
-    try { Status s = new Status(live().readAt(offset, b)); Bufs.back(buf, b); return s; }
-    catch (RuntimeException e) { throw Errors.of(e); }
+    return reading(buf, count, type, (f, b) -> f.readAt(offset, b));
   }
 
   public Status readAtAll(long offset, Object buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.out(buf, count, type);
-    try { Status s = new Status(live().readAtAll(offset, b)); Bufs.back(buf, b); return s; }
-    catch (RuntimeException e) { throw Errors.of(e); }
+    return reading(buf, count, type, (f, b) -> f.readAtAll(offset, b));
   }
 
   public Status writeAt(long offset, Object buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.in(buf, count, type);
-    try { return new Status(live().writeAt(offset, b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return writing(buf, count, type, (f, b) -> f.writeAt(offset, b));
   }
 
   public Status writeAtAll(long offset, Object buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.in(buf, count, type);
-    try { return new Status(live().writeAtAll(offset, b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return writing(buf, count, type, (f, b) -> f.writeAtAll(offset, b));
   }
 
   public Request iReadAt(long offset, Buffer buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(live().ireadAt(offset, b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return new Request(starting(buf, count, type, (f, b) -> f.ireadAt(offset, b)));
   }
 
   public Request iReadAtAll(long offset, Buffer buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(live().ireadAtAll(offset, b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return new Request(starting(buf, count, type, (f, b) -> f.ireadAtAll(offset, b)));
   }
 
   public Request iWriteAt(long offset, Buffer buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(live().iwriteAt(offset, b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return new Request(starting(buf, count, type, (f, b) -> f.iwriteAt(offset, b)));
   }
 
   public Request iWriteAtAll(long offset, Buffer buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(live().iwriteAtAll(offset, b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return new Request(starting(buf, count, type, (f, b) -> f.iwriteAtAll(offset, b)));
   }
 
   // --- individual file pointer ----------------------------------------------------------------
   public Status read(Object buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.out(buf, count, type);
-    try { Status s = new Status(live().read(b)); Bufs.back(buf, b); return s; }
-    catch (RuntimeException e) { throw Errors.of(e); }
+    return reading(buf, count, type, (f, b) -> f.read(b));
   }
 
   public Status readAll(Object buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.out(buf, count, type);
-    try { Status s = new Status(live().readAll(b)); Bufs.back(buf, b); return s; }
-    catch (RuntimeException e) { throw Errors.of(e); }
+    return reading(buf, count, type, (f, b) -> f.readAll(b));
   }
 
   public Status write(Object buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.in(buf, count, type);
-    try { return new Status(live().write(b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return writing(buf, count, type, (f, b) -> f.write(b));
   }
 
   public Status writeAll(Object buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.in(buf, count, type);
-    try { return new Status(live().writeAll(b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return writing(buf, count, type, (f, b) -> f.writeAll(b));
   }
 
   public Request iRead(Buffer buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(live().iread(b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return new Request(starting(buf, count, type, (f, b) -> f.iread(b)));
   }
 
   public Request iReadAll(Buffer buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(live().ireadAll(b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return new Request(starting(buf, count, type, (f, b) -> f.ireadAll(b)));
   }
 
   public Request iWrite(Buffer buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(live().iwrite(b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return new Request(starting(buf, count, type, (f, b) -> f.iwrite(b)));
   }
 
   public Request iWriteAll(Buffer buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(live().iwriteAll(b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return new Request(starting(buf, count, type, (f, b) -> f.iwriteAll(b)));
   }
 
   private static org.oompi.SeekFrom whence(int w) throws MPIException {
@@ -197,35 +207,27 @@ public final class File {
 
   // --- shared file pointer ----------------------------------------------------------------------
   public Status readShared(Object buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.out(buf, count, type);
-    try { Status s = new Status(live().readShared(b)); Bufs.back(buf, b); return s; }
-    catch (RuntimeException e) { throw Errors.of(e); }
+    return reading(buf, count, type, (f, b) -> f.readShared(b));
   }
 
   public Status writeShared(Object buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.in(buf, count, type);
-    try { return new Status(live().writeShared(b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return writing(buf, count, type, (f, b) -> f.writeShared(b));
   }
 
   public Request iReadShared(Buffer buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(live().ireadShared(b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return new Request(starting(buf, count, type, (f, b) -> f.ireadShared(b)));
   }
 
   public Request iWriteShared(Buffer buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.async(buf, count, type);
-    try { return new Request(live().iwriteShared(b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return new Request(starting(buf, count, type, (f, b) -> f.iwriteShared(b)));
   }
 
   public Status readOrdered(Object buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.out(buf, count, type);
-    try { Status s = new Status(live().readOrdered(b)); Bufs.back(buf, b); return s; }
-    catch (RuntimeException e) { throw Errors.of(e); }
+    return reading(buf, count, type, (f, b) -> f.readOrdered(b));
   }
 
   public Status writeOrdered(Object buf, int count, Datatype type) throws MPIException {
-    Object b = Bufs.in(buf, count, type);
-    try { return new Status(live().writeOrdered(b)); } catch (RuntimeException e) { throw Errors.of(e); }
+    return writing(buf, count, type, (f, b) -> f.writeOrdered(b));
   }
 
   public void seekShared(long offset, int whence) throws MPIException {

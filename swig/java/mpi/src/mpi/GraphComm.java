@@ -11,7 +11,7 @@ public final class GraphComm extends Intracomm {
   }
 
   @Override public GraphComm dup() throws MPIException {
-    try { return new GraphComm(c().dup()); } catch (RuntimeException e) { throw err(e); }
+    try { return new GraphComm(typed(c().dup())); } catch (RuntimeException e) { throw err(e); }
   }
 
   @Override public GraphComm clone() {
@@ -38,12 +38,20 @@ public final class GraphComm extends Intracomm {
       org.oompi.Comm x = c();
       if (x instanceof org.oompi.DistGraphComm) {
         org.oompi.DistGraphComm d = (org.oompi.DistGraphComm) x;
-        return new DistGraphNeighbors(d.sources(), d.destinations());
+        if (d.isWeighted())
+          return new DistGraphNeighbors(d.sources(), d.sourceWeights(), d.destinations(), d.destinationWeights());
+        return new DistGraphNeighbors(d.sources(), null, d.destinations(), null);
       }
       int[] n = graph().neighbors();
-      return new DistGraphNeighbors(n, n);
+      return new DistGraphNeighbors(n, null, n, null);
     } catch (RuntimeException e) {
       throw err(e);
     }
+  }
+
+  /** MPI_Graph_map: this process's rank in such a graph, or MPI.UNDEFINED (outside it). */
+  public int map(int[] index, int[] edges) throws MPIException {
+    if (index == null || edges == null) throw new MPIException(MPI.ERR_ARG, "null index or edges");
+    try { return c().graphMap(index, edges); } catch (RuntimeException e) { throw err(e); }
   }
 }

@@ -44,60 +44,60 @@ public class Intracomm extends Comm {
   }
 
   // --- scans --------------------------------------------------------------------------------
-  public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+  // scan and exScan differ only in oompi's method (sendbuf null: in place).
+  private interface ScanRun { void call(org.oompi.Comm x, Object in, Object out, org.oompi.Op op); }
+
+  private interface ScanCall<R> { R call(org.oompi.Comm x, Object in, Object out, org.oompi.Op op); }
+
+  private void scanning(Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
+                        ScanRun call) throws MPIException {
     org.oompi.Comm x = c();
-    Object s = Bufs.in(sendbuf, count, type), r = Bufs.out(recvbuf, count, type);
-    try { x.scan(s, r, op.on(type)); } catch (RuntimeException e) { throw err(e); }
+    Object s = sendbuf == null ? null : Bufs.in(sendbuf, count, type), r = Bufs.out(recvbuf, count, type);
+    try { call.call(x, s, r, op.on(type)); } catch (RuntimeException e) { throw err(e); }
     Bufs.back(recvbuf, r);
   }
 
-  public final void scan(Object buf, int count, Datatype type, Op op) throws MPIException {
+  private Request iScanning(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type,
+                            Op op, ScanCall<org.oompi.Request> call) throws MPIException {
     org.oompi.Comm x = c();
-    Object b = Bufs.out(buf, count, type);
-    try { x.scanInPlace(b, op.on(type)); } catch (RuntimeException e) { throw err(e); }
-    Bufs.back(buf, b);
+    Object s = Bufs.async(sendbuf, count, type), r = Bufs.async(recvbuf, count, type);
+    try { return new Request(call.call(x, s, r, op.on(type)), op); } catch (RuntimeException e) { throw err(e); }
+  }
+
+  public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+    scanning(sendbuf, recvbuf, count, type, op, org.oompi.Comm::scan);
+  }
+
+  public final void scan(Object buf, int count, Datatype type, Op op) throws MPIException {
+    scanning(null, buf, count, type, op, (x, in, out, o) -> x.scanInPlace(out, o));
   }
 
   public final Request iScan(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op)
       throws MPIException {
-    org.oompi.Comm x = c();
-    Object s = Bufs.async(sendbuf, count, type), r = Bufs.async(recvbuf, count, type);
-    try { return new Request(x.iscan(s, r, op.on(type)), op); } catch (RuntimeException e) { throw err(e); }
+    return iScanning(sendbuf, recvbuf, count, type, op, org.oompi.Comm::iscan);
   }
 
+  /** In place: this rank's block goes as a copy (oompi has no in-place nonblocking scan). */
   public final Request iScan(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
-    org.oompi.Comm x = c();
-    Object s = Bufs.async((java.nio.Buffer) Bufs.copyBlock(buf, type, 0, count), count, type);
-    Object r = Bufs.async(buf, count, type);
-    try { return new Request(x.iscan(s, r, op.on(type)), op); } catch (RuntimeException e) { throw err(e); }
+    return iScanning((java.nio.Buffer) Bufs.copyBlock(buf, type, 0, count), buf, count, type, op, org.oompi.Comm::iscan);
   }
 
   public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-    org.oompi.Comm x = c();
-    Object s = Bufs.in(sendbuf, count, type), r = Bufs.out(recvbuf, count, type);
-    try { x.exscan(s, r, op.on(type)); } catch (RuntimeException e) { throw err(e); }
-    Bufs.back(recvbuf, r);
+    scanning(sendbuf, recvbuf, count, type, op, org.oompi.Comm::exscan);
   }
 
   public final void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
-    org.oompi.Comm x = c();
-    Object b = Bufs.out(buf, count, type);
-    try { x.exscanInPlace(b, op.on(type)); } catch (RuntimeException e) { throw err(e); }
-    Bufs.back(buf, b);
+    scanning(null, buf, count, type, op, (x, in, out, o) -> x.exscanInPlace(out, o));
   }
 
   public final Request iExScan(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op)
       throws MPIException {
-    org.oompi.Comm x = c();
-    Object s = Bufs.async(sendbuf, count, type), r = Bufs.async(recvbuf, count, type);
-    try { return new Request(x.iexscan(s, r, op.on(type)), op); } catch (RuntimeException e) { throw err(e); }
+    return iScanning(sendbuf, recvbuf, count, type, op, org.oompi.Comm::iexscan);
   }
 
+  /** In place: this rank's block goes as a copy (oompi has no in-place nonblocking scan). */
   public final Request iExScan(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
-    org.oompi.Comm x = c();
-    Object s = Bufs.async((java.nio.Buffer) Bufs.copyBlock(buf, type, 0, count), count, type);
-    Object r = Bufs.async(buf, count, type);
-    try { return new Request(x.iexscan(s, r, op.on(type)), op); } catch (RuntimeException e) { throw err(e); }
+    return iScanning((java.nio.Buffer) Bufs.copyBlock(buf, type, 0, count), buf, count, type, op, org.oompi.Comm::iexscan);
   }
 
   // --- topologies ---------------------------------------------------------------------------
@@ -109,12 +109,47 @@ public class Intracomm extends Comm {
     try { return new GraphComm(c().createGraph(index, edges, reorder)); } catch (RuntimeException e) { throw err(e); }
   }
 
-  /** MPI_Dist_graph_create_adjacent (the weights are accepted and not used: hints only). */
+  /** MPI_Dist_graph_create_adjacent with a weight per edge (getDistGraphNeighbors returns them). */
   public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
                                                  int[] destWeights, Info info, boolean reorder)
       throws MPIException {
-    try { return new GraphComm(c().createDistGraph(sources, destinations, reorder)); }
-    catch (RuntimeException e) { throw err(e); }
+    try {
+      if (sourceWeights == null && destWeights == null)
+        return new GraphComm(c().createDistGraph(sources, destinations, reorder));
+      if (sourceWeights == null || destWeights == null)
+        throw new MPIException(MPI.ERR_ARG, "weights for one direction only");
+      if (sources == null || destinations == null) throw new MPIException(MPI.ERR_ARG, "null sources or destinations");
+      return new GraphComm(c().createDistGraphWeighted(sources, Bufs.first(sourceWeights, sources.length,
+          "sourceWeights"), destinations, Bufs.first(destWeights, destinations.length, "destWeights"), reorder));
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
+  /**
+   * MPI_Dist_graph_create: this process gives the edges from sources[i] to the next degrees[i]
+   * entries of destinations, with a weight each (weights null: unweighted).
+   */
+  public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations,
+                                         int[] weights, Info info, boolean reorder) throws MPIException {
+    if (sources == null || degrees == null || destinations == null)
+      throw new MPIException(MPI.ERR_ARG, "null sources, degrees or destinations");
+    // As in C, the arrays may be longer than what the edges use (the first entries count).
+    degrees = Bufs.first(degrees, sources.length, "degrees");
+    int edges = Bufs.sum(degrees);
+    destinations = Bufs.first(destinations, edges, "destinations");
+    if (weights != null) weights = Bufs.first(weights, edges, "weights");
+    try {
+      return new GraphComm(c().createDistGraphGeneral(sources, degrees, destinations,
+          weights == null ? new int[0] : weights, weights != null, reorder));
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
+  public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info,
+                                         boolean reorder) throws MPIException {
+    return createDistGraph(sources, degrees, destinations, null, info, reorder);
   }
 
   public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder)

@@ -86,8 +86,14 @@ public final class MPI {
       ERR_READ_ONLY = org.oompi.MPI.ERR_READ_ONLY, ERR_SPAWN = org.oompi.MPI.ERR_SPAWN,
       ERR_UNSUPPORTED_DATAREP = org.oompi.MPI.ERR_UNSUPPORTED_DATAREP,
       ERR_UNSUPPORTED_OPERATION = org.oompi.MPI.ERR_UNSUPPORTED_OPERATION;
+  public static final int ERR_WIN = org.oompi.MPI.ERR_WIN, ERR_BASE = org.oompi.MPI.ERR_BASE,
+      ERR_SIZE = org.oompi.MPI.ERR_SIZE, ERR_DISP = org.oompi.MPI.ERR_DISP,
+      ERR_LOCKTYPE = org.oompi.MPI.ERR_LOCKTYPE, ERR_RMA_SYNC = org.oompi.MPI.ERR_RMA_SYNC,
+      ERR_ASSERT = org.oompi.MPI.ERR_ASSERT, ERR_KEYVAL = org.oompi.MPI.ERR_KEYVAL,
+      ERR_INFO = org.oompi.MPI.ERR_INFO, ERR_INFO_KEY = org.oompi.MPI.ERR_INFO_KEY,
+      ERR_INFO_VALUE = org.oompi.MPI.ERR_INFO_VALUE, ERR_INFO_NOKEY = org.oompi.MPI.ERR_INFO_NOKEY,
+      ERR_LASTCODE = org.oompi.MPI.ERR_LASTCODE;
   static final int ERR_UNKNOWN_CLASS = org.oompi.MPI.ERR_UNKNOWN;
-  static final int ERR_SIZE_CLASS = org.oompi.MPI.ERR_ARG;
 
   public static final Errhandler ERRORS_ARE_FATAL = Errhandler.FATAL;
   public static final Errhandler ERRORS_RETURN = Errhandler.RETURN;
@@ -102,6 +108,8 @@ public final class MPI {
   public static final Datatype LONG = new Datatype(org.oompi.Datatype.LONG, Datatype.LONG, true, true);
   public static final Datatype FLOAT = new Datatype(org.oompi.Datatype.FLOAT, Datatype.FLOAT, true, true);
   public static final Datatype DOUBLE = new Datatype(org.oompi.Datatype.DOUBLE, Datatype.DOUBLE, true, true);
+  /** MPI_PACKED: the bytes Comm.pack writes, sent and received as byte[] or ByteBuffer. */
+  public static final Datatype PACKED = new Datatype(org.oompi.Datatype.packed(), Datatype.BYTE, false, true);
   /** Complex numbers: pairs of the base type (float[] / double[] arrays or buffers). */
   public static final Datatype FLOAT_COMPLEX = new Datatype(org.oompi.Datatype.of(org.oompi.TypeKind.COMPLEX64), Datatype.FLOAT, false, true);
   public static final Datatype DOUBLE_COMPLEX = new Datatype(org.oompi.Datatype.of(org.oompi.TypeKind.COMPLEX128), Datatype.DOUBLE, false, true);

@@ -185,17 +185,21 @@ public class Request implements Freeable {
     }
   }
 
+  /** The requests' indices of waitSome/testSome's statuses (null stays null). */
+  private static int[] indices(Status[] s) {
+    if (s == null) return null;
+    int[] idx = new int[s.length];
+    for (int i = 0; i < s.length; i++) idx[i] = s[i].getIndex();
+    return idx;
+  }
+
   private static Status withIndex(Status s, int i) {
     return new Status(s == null ? null : s.raw(), i);
   }
 
   /** MPI_Waitsome: indices of the completed requests; null if all are null. */
   public static int[] waitSome(Request[] requests) throws MPIException {
-    Status[] s = waitSomeStatus(requests);
-    if (s == null) return null;
-    int[] idx = new int[s.length];
-    for (int i = 0; i < s.length; i++) idx[i] = s[i].getIndex();
-    return idx;
+    return indices(waitSomeStatus(requests));
   }
 
   public static Status[] waitSomeStatus(Request[] requests) throws MPIException {
@@ -258,11 +262,7 @@ public class Request implements Freeable {
   }
 
   public static int[] testSome(Request[] requests) throws MPIException {
-    Status[] s = testSomeStatus(requests);
-    if (s == null) return null;
-    int[] idx = new int[s.length];
-    for (int i = 0; i < s.length; i++) idx[i] = s[i].getIndex();
-    return idx;
+    return indices(testSomeStatus(requests));
   }
 
   public static Status[] testSomeStatus(Request[] requests) throws MPIException {

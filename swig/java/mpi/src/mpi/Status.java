@@ -31,10 +31,17 @@ public final class Status {
     return got % bytes == 0 ? (int) (got / bytes) : MPI.UNDEFINED;
   }
 
-  /** Base-type elements received (MPI_Get_elements). */
+  /**
+   * Basic elements of type's type map received (MPI_Get_elements): MPI.UNDEFINED when the data
+   * ends inside one (a derived type counts the elements it is made of, not its base type's).
+   */
   public int getElements(Datatype type) throws MPIException {
-    long got = getBytes();
-    return got % type.baseSize == 0 ? (int) (got / type.baseSize) : MPI.UNDEFINED;
+    try {
+      long n = Bufs.type(type).elementsIn(getBytes());
+      return n == MPI.UNDEFINED ? MPI.UNDEFINED : (int) n;
+    } catch (RuntimeException e) {
+      throw Errors.of(e);
+    }
   }
 
   public long getCountLong(Datatype type) throws MPIException { return getCount(type); }

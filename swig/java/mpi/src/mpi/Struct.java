@@ -120,38 +120,41 @@ public abstract class Struct {
     private ByteBuffer buffer;
     private int base;
 
+    /** The byte offset of element `index` (of `size` bytes) of the field at `field`. */
+    private int at(int field, int index, int size) { return base + field + size * index; }
+
     protected final byte getByte(int field) { return buffer.get(base + field); }
-    protected final byte getByte(int field, int index) { return buffer.get(base + field + index); }
+    protected final byte getByte(int field, int index) { return buffer.get(at(field, index, 1)); }
     protected final void putByte(int field, byte v) { buffer.put(base + field, v); }
-    protected final void putByte(int field, int index, byte v) { buffer.put(base + field + index, v); }
+    protected final void putByte(int field, int index, byte v) { buffer.put(at(field, index, 1), v); }
     protected final boolean getBoolean(int field) { return buffer.get(base + field) != 0; }
-    protected final boolean getBoolean(int field, int index) { return buffer.get(base + field + index) != 0; }
+    protected final boolean getBoolean(int field, int index) { return buffer.get(at(field, index, 1)) != 0; }
     protected final void putBoolean(int field, boolean v) { buffer.put(base + field, (byte) (v ? 1 : 0)); }
-    protected final void putBoolean(int field, int index, boolean v) { buffer.put(base + field + index, (byte) (v ? 1 : 0)); }
+    protected final void putBoolean(int field, int index, boolean v) { buffer.put(at(field, index, 1), (byte) (v ? 1 : 0)); }
     protected final short getShort(int field) { return buffer.getShort(base + field); }
-    protected final short getShort(int field, int index) { return buffer.getShort(base + field + 2 * index); }
+    protected final short getShort(int field, int index) { return buffer.getShort(at(field, index, 2)); }
     protected final void putShort(int field, short v) { buffer.putShort(base + field, v); }
-    protected final void putShort(int field, int index, short v) { buffer.putShort(base + field + 2 * index, v); }
+    protected final void putShort(int field, int index, short v) { buffer.putShort(at(field, index, 2), v); }
     protected final char getChar(int field) { return buffer.getChar(base + field); }
-    protected final char getChar(int field, int index) { return buffer.getChar(base + field + 2 * index); }
+    protected final char getChar(int field, int index) { return buffer.getChar(at(field, index, 2)); }
     protected final void putChar(int field, char v) { buffer.putChar(base + field, v); }
-    protected final void putChar(int field, int index, char v) { buffer.putChar(base + field + 2 * index, v); }
+    protected final void putChar(int field, int index, char v) { buffer.putChar(at(field, index, 2), v); }
     protected final int getInt(int field) { return buffer.getInt(base + field); }
-    protected final int getInt(int field, int index) { return buffer.getInt(base + field + 4 * index); }
+    protected final int getInt(int field, int index) { return buffer.getInt(at(field, index, 4)); }
     protected final void putInt(int field, int v) { buffer.putInt(base + field, v); }
-    protected final void putInt(int field, int index, int v) { buffer.putInt(base + field + 4 * index, v); }
+    protected final void putInt(int field, int index, int v) { buffer.putInt(at(field, index, 4), v); }
     protected final long getLong(int field) { return buffer.getLong(base + field); }
-    protected final long getLong(int field, int index) { return buffer.getLong(base + field + 8 * index); }
+    protected final long getLong(int field, int index) { return buffer.getLong(at(field, index, 8)); }
     protected final void putLong(int field, long v) { buffer.putLong(base + field, v); }
-    protected final void putLong(int field, int index, long v) { buffer.putLong(base + field + 8 * index, v); }
+    protected final void putLong(int field, int index, long v) { buffer.putLong(at(field, index, 8), v); }
     protected final float getFloat(int field) { return buffer.getFloat(base + field); }
-    protected final float getFloat(int field, int index) { return buffer.getFloat(base + field + 4 * index); }
+    protected final float getFloat(int field, int index) { return buffer.getFloat(at(field, index, 4)); }
     protected final void putFloat(int field, float v) { buffer.putFloat(base + field, v); }
-    protected final void putFloat(int field, int index, float v) { buffer.putFloat(base + field + 4 * index, v); }
+    protected final void putFloat(int field, int index, float v) { buffer.putFloat(at(field, index, 4), v); }
     protected final double getDouble(int field) { return buffer.getDouble(base + field); }
-    protected final double getDouble(int field, int index) { return buffer.getDouble(base + field + 8 * index); }
+    protected final double getDouble(int field, int index) { return buffer.getDouble(at(field, index, 8)); }
     protected final void putDouble(int field, double v) { buffer.putDouble(base + field, v); }
-    protected final void putDouble(int field, int index, double v) { buffer.putDouble(base + field + 8 * index, v); }
+    protected final void putDouble(int field, int index, double v) { buffer.putDouble(at(field, index, 8), v); }
 
     /** A view of the field's bytes (one element of type) in the record's buffer. */
     protected final ByteBuffer getBuffer(Datatype type, int field) {

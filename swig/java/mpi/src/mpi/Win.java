@@ -2,6 +2,7 @@ package mpi;
 
 import java.nio.Buffer;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 
 /**
@@ -11,26 +12,134 @@ import java.util.Map;
  * origin's type at the target).
  */
 public final class Win implements Freeable {
+  public static final int WIN_NULL = 0;
+  /** Flavors of the allocating constructor: MPI_Win_allocate, MPI_Win_allocate_shared. */
+  public static final int FLAVOR_PRIVATE = 0, FLAVOR_SHARED = 1;
+
   private org.oompi.Window w;
   private final int dispUnit;
+  private final boolean dynamic;
   private boolean freed;
+  private final ErrhandlerSlot handler = new ErrhandlerSlot(Errhandler.FATAL, null, "Win");
   private org.oompi.Epoch access, exposure, all;
   private final Map<Integer, org.oompi.Epoch> locks = new HashMap<>();
+  private final Map<Buffer, Long> attached = new IdentityHashMap<>();
 
   /** MPI_Win_create over base: size and dispUnit in base's elements (Open MPI's units). */
   public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
-    if (base == null || !base.isDirect()) throw new IllegalArgumentException("The buffer must be direct.");
-    int elem = base instanceof java.nio.ByteBuffer ? 1
-        : base instanceof java.nio.CharBuffer || base instanceof java.nio.ShortBuffer ? 2
-        : base instanceof java.nio.IntBuffer || base instanceof java.nio.FloatBuffer ? 4 : 8;
+    int elem = elementSize(base);
     if (size < 0 || size > base.capacity())
-      throw new MPIException(MPI.ERR_SIZE_CLASS, "size " + size + " exceeds the buffer's " + base.capacity());
-    this.dispUnit = dispUnit * elem;
+      throw new MPIException(MPI.ERR_SIZE, "size " + size + " exceeds the buffer's " + base.capacity());
+    this.dispUnit = unit(dispUnit, elem);
+    this.dynamic = false;
     try { w = org.oompi.Window.create(comm.c(), Bufs.view(base).limit(size)); } catch (RuntimeException e) { throw Errors.of(e); }
   }
 
+  /**
+   * MPI_Win_allocate (FLAVOR_PRIVATE) or MPI_Win_allocate_shared (FLAVOR_SHARED; every process
+   * of comm on one node): size elements of base's kind that MPI allocates, zero-filled. base
+   * only gives the element kind: Open MPI wrote the new memory's address into base's first
+   * bytes (past the end of a smaller buffer); oompi writes nothing there. The memory is
+   * getAttr(MPI.WIN_BASE), a direct ByteBuffer in native order.
+   */
+  public Win(int size, int dispUnit, Info info, Comm comm, Buffer base, int flavor) throws MPIException {
+    int elem = elementSize(base);
+    if (size < 0) throw new MPIException(MPI.ERR_SIZE, "negative window size " + size);
+    if (flavor != FLAVOR_PRIVATE && flavor != FLAVOR_SHARED)
+      throw new MPIException(MPI.ERR_ARG, "flavor must be Win.FLAVOR_PRIVATE or Win.FLAVOR_SHARED");
+    this.dispUnit = unit(dispUnit, elem);
+    this.dynamic = false;
+    long bytes = (long) size * elem;
+    try {
+      w = flavor == FLAVOR_PRIVATE ? org.oompi.Window.allocate(comm.c(), bytes, org.oompi.TypeKind.BYTE)
+          : org.oompi.Window.allocateShared(comm.c(), bytes, org.oompi.TypeKind.BYTE);
+    } catch (RuntimeException e) {
+      throw Errors.of(e);
+    }
+  }
+
+  /**
+   * MPI_Win_create_dynamic: memory comes with attach(). A target displacement is then the
+   * target's address of the data (displacement unit 1 byte).
+   */
+  public Win(Info info, Comm comm) throws MPIException {
+    this.dispUnit = 1;
+    this.dynamic = true;
+    try { w = org.oompi.Window.createDynamic(comm.c()); } catch (RuntimeException e) { throw Errors.of(e); }
+  }
+
+  private static int elementSize(Buffer base) {
+    if (base == null || !base.isDirect()) throw new IllegalArgumentException("The buffer must be direct.");
+    return base instanceof java.nio.ByteBuffer ? 1
+        : base instanceof java.nio.CharBuffer || base instanceof java.nio.ShortBuffer ? 2
+        : base instanceof java.nio.IntBuffer || base instanceof java.nio.FloatBuffer ? 4 : 8;
+  }
+
+  private static int unit(int dispUnit, int elem) throws MPIException {
+    if (dispUnit <= 0) throw new MPIException(MPI.ERR_DISP, "displacement unit " + dispUnit + " is not positive");
+    return dispUnit * elem;
+  }
+
+  /** MPI_Win_attach (dynamic windows): size of base's elements from its start, kept until detach. */
+  public void attach(Buffer base, int size) throws MPIException {
+    int elem = elementSize(base);
+    if (!dynamic) throw new MPIException(MPI.ERR_WIN, "attach: not a dynamic window (new Win(info, comm))");
+    if (size < 0 || size > base.capacity())
+      throw new MPIException(MPI.ERR_SIZE, "size " + size + " outside the buffer's " + base.capacity() + " elements");
+    synchronized (attached) {
+      if (attached.containsKey(base)) throw new MPIException(MPI.ERR_ARG, "attach: this buffer is already attached");
+      try { attached.put(base, live().attach(Bufs.whole(base, (long) size * elem, MPI.BYTE))); }
+      catch (RuntimeException e) { throw Errors.of(e); }
+    }
+  }
+
+  /** MPI_Win_detach of a buffer given to attach. */
+  public void detach(Buffer base) throws MPIException {
+    elementSize(base);
+    Long address;
+    synchronized (attached) { address = attached.remove(base); }
+    if (address == null) throw new MPIException(MPI.ERR_ARG, "detach: the buffer is not attached to this window");
+    try { live().detach(address); } catch (RuntimeException e) { throw Errors.of(e); }
+  }
+
+  private String name = "";
+
+  /** MPI_Win_set_name (kept by this object: oompi's windows have no MPI name). */
+  public void setName(String name) throws MPIException {
+    live();
+    if (name == null) throw new MPIException(MPI.ERR_ARG, "null name");
+    this.name = name;
+  }
+
+  public String getName() throws MPIException { live(); return name; }
+
+  /** MPI_Win_get_errhandler: ERRORS_ARE_FATAL until one is set (MPI's default for windows). */
+  public Errhandler getErrhandler() throws MPIException { live(); return handler.get(); }
+
+  public void setErrhandler(Errhandler errhandler) throws MPIException { live(); handler.set(errhandler); }
+
+  /** MPI_Win_call_errhandler: as Comm.callErrhandler (none set: throws MPIException). */
+  public void callErrhandler(int errorCode) throws MPIException { live(); handler.call(this, errorCode); }
+
+  /**
+   * The predefined attributes: MPI.WIN_BASE (the local memory as a direct ByteBuffer in native
+   * order; null for a dynamic window), MPI.WIN_SIZE (bytes, an Integer), MPI.WIN_DISP_UNIT (bytes,
+   * an Integer). Other keys: null (windows carry no user attributes in oompi).
+   */
+  public Object getAttr(int keyval) throws MPIException {
+    org.oompi.Window x = live();
+    try {
+      if (keyval == MPI.WIN_BASE) return dynamic ? null : x.memory().order(java.nio.ByteOrder.nativeOrder());
+      if (keyval == MPI.WIN_SIZE) return dynamic ? 0 : (int) x.getSize();
+      if (keyval == MPI.WIN_DISP_UNIT) return dispUnit;
+      return null;
+    } catch (RuntimeException e) {
+      throw Errors.of(e);
+    }
+  }
+
   private org.oompi.Window live() throws MPIException {
-    if (w == null || freed) throw new MPIException(MPI.ERR_ARG, "the window was freed");
+    if (w == null || freed) throw new MPIException(MPI.ERR_WIN, "the window was freed");
     return w;
   }
 
@@ -209,6 +318,7 @@ public final class Win implements Freeable {
   @Override public void free() throws MPIException {
     try { live().close(); } catch (RuntimeException e) { throw Errors.of(e); }
     freed = true;
+    synchronized (attached) { attached.clear(); }
   }
 
   public boolean isNull() { return w == null || freed; }

@@ -80,6 +80,7 @@ final class WireClasses {
     // set once by init(), read after ready() (its volatile read orders them)
     private FieldPlan[] fields;   // all transported fields, in order
     private FieldPlan[] head;     // all but the tail link when tailSelf
+    private FieldSequence allSeq, headSeq;  // the same, as one call each
     private boolean tailSelf;     // the last field is a reference to this very class
     private ClassAccess access;
     /** tailSelf, and no other field can lead to an object of this class: a message whose root
@@ -195,6 +196,8 @@ final class WireClasses {
         } else {
           head = fields;
         }
+        allSeq = FieldSequence.of(fields);
+        headSeq = head == fields ? allSeq : FieldSequence.of(head);
         MethodHandle tg = tailSelf ? lastGet.asType(GETTER)
             : MethodHandles.dropArguments(MethodHandles.constant(Object.class, null), 0, Object.class);
         MethodHandle ts = tailSelf ? lastSet.asType(SETTER) : MethodHandles.empty(SETTER);
@@ -321,18 +324,16 @@ final class WireClasses {
     }
 
     void writeFields(WireWriter w, Object o) {
-      FieldPlan[] fs = fields;
       try {
-        for (FieldPlan f : fs) f.write(w, o);
+        allSeq.write(w, o);
       } catch (Throwable t) {
         throw rethrow(t);
       }
     }
 
     void readFields(WireReader r, Object o) {
-      FieldPlan[] fs = fields;
       try {
-        for (FieldPlan f : fs) f.read(r, o);
+        allSeq.read(r, o);
       } catch (Throwable t) {
         throw rethrow(t);
       }
@@ -388,7 +389,7 @@ final class WireClasses {
           return;
         }
         int muId = 0;
-        FieldPlan[] fs = head;
+        FieldSequence fs = headSeq;
         long index = 0;
         for (;;) {
           if (o == null) {
@@ -403,7 +404,7 @@ final class WireClasses {
           int id = w.nextId(this);
           if (index == mu) muId = id;
           w.i32(0x80000000 | id);
-          for (FieldPlan f : fs) f.write(w, o);
+          fs.write(w, o);
           o = a.tail(o);
           index++;
         }
@@ -419,12 +420,12 @@ final class WireClasses {
       int at = w.pos;
       w.i64(0);
       ClassAccess a = access;
-      FieldPlan[] fs = head;
+      FieldSequence fs = headSeq;
       int n = 0;
       w.varSizes = true;
       for (; o != null && n != end; n++) {
         if (o.getClass() != type) checkClass(o);
-        for (FieldPlan f : fs) f.write(w, o);
+        fs.write(w, o);
         o = a.tail(o);
       }
       w.varSizes = false;
@@ -449,12 +450,12 @@ final class WireClasses {
             + close + " at offset " + at + ", " + r.remaining() + " byte(s) left");
       try {
         ClassAccess a = access;
-        FieldPlan[] fs = head;
+        FieldSequence fs = headSeq;
         Object first = null, prev = null, target = null;
         r.varSizes = true;
         for (long i = 1; i <= n; i++) {
           Object o = a.newInstance();
-          for (FieldPlan f : fs) f.read(r, o);
+          fs.read(r, o);
           if (prev == null) first = o;
           else a.setTail(prev, o);
           if (i == close) target = o;
@@ -486,8 +487,8 @@ final class WireClasses {
             return;
           }
           w.i32(0x80000000 | -id);
-          FieldPlan[] fs = head;
-          for (FieldPlan f : fs) f.write(w, o);
+          FieldSequence fs = headSeq;
+          fs.write(w, o);
           if (!tailSelf) return;
           o = access.tail(o);
         }
@@ -532,8 +533,8 @@ final class WireClasses {
             access.setTail(owner, o);
           }
           if (!fresh) return first;
-          FieldPlan[] fs = head;
-          for (FieldPlan f : fs) f.read(r, o);
+          FieldSequence fs = headSeq;
+          fs.read(r, o);
           if (!tailSelf) return first;
           owner = o;
         }

@@ -80,4 +80,41 @@ final class WireFields {
     void write(WireWriter w, Object o) throws Throwable { codec.write(w, (Object) get.invokeExact(o)); }
     void read(WireReader r, Object o) throws Throwable { set.invokeExact(o, codec.read(r)); }
   }
+
+  /** All the fields of a class (or all but its tail link), written or read in order. */
+  abstract static class FieldSequence {
+    abstract void write(WireWriter w, Object owner) throws Throwable;
+
+    abstract void read(WireReader r, Object owner) throws Throwable;
+
+    /** The fastest sequence of fields: WireSlots' SlotFields (one hidden class per class, each
+     *  field a JIT constant called directly), else a loop over them. */
+    static FieldSequence of(FieldPlan[] fields) {
+      if (fields.length <= SLOT_FIELDS) {
+        java.util.List<Object> data = new java.util.ArrayList<>();
+        for (int i = 0; i < SLOT_FIELDS; i++) data.add(i < fields.length ? fields[i] : NONE);
+        data.add(fields.length);
+        Object slot = WireSlots.make("SlotFields", data, WireSlots.CLASS_CTOR);
+        if (slot != null) return (FieldSequence) slot;
+      }
+      return new PlainSequence(fields);
+    }
+  }
+
+  /** Fields SlotFields holds as constants (a class with more uses the loop). */
+  static final int SLOT_FIELDS = 8;
+
+  /** A field that is never called (SlotFields' unused constants). */
+  static final FieldPlan NONE = new FieldPlan("none") {
+    void write(WireWriter w, Object o) { throw new IllegalStateException(); }
+    void read(WireReader r, Object o) { throw new IllegalStateException(); }
+  };
+
+  /** The fallback: a loop over the fields (one virtual call per field). */
+  static final class PlainSequence extends FieldSequence {
+    final FieldPlan[] fields;
+    PlainSequence(FieldPlan[] f) { fields = f; }
+    void write(WireWriter w, Object o) throws Throwable { for (FieldPlan f : fields) f.write(w, o); }
+    void read(WireReader r, Object o) throws Throwable { for (FieldPlan f : fields) f.read(r, o); }
+  }
 }

@@ -53,12 +53,21 @@ final class WireSlots {
     });
   }
 
-  /** A new hidden copy of template with handles as class data, constructed with args; null if
-   *  hidden classes are unavailable. */
-  static Object make(String template, List<MethodHandle> handles, MethodType ctor, Object... args) {
+  /** Element i of the class data of the hidden class whose full-power lookup is l. */
+  static <T> T at(MethodHandles.Lookup l, int i, Class<T> type) {
+    try {
+      return MethodHandles.classDataAt(l, ConstantDescs.DEFAULT_NAME, type, i);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A new hidden copy of template with data (handles, or SlotFields' fields) as class data,
+   *  constructed with args; null if hidden classes are unavailable. */
+  static Object make(String template, List<?> data, MethodType ctor, Object... args) {
     if (!ENABLED) return null;
     try {
-      MethodHandles.Lookup h = MethodHandles.lookup().defineHiddenClassWithClassData(bytes(template), handles, true);
+      MethodHandles.Lookup h = MethodHandles.lookup().defineHiddenClassWithClassData(bytes(template), data, true);
       return h.findConstructor(h.lookupClass(), ctor).invokeWithArguments(args);
     } catch (Throwable t) {
       return null;
@@ -67,6 +76,72 @@ final class WireSlots {
 
   static final MethodType FIELD_CTOR = MethodType.methodType(void.class, String.class, WireCodecs.Codec.class);
   static final MethodType CLASS_CTOR = MethodType.methodType(void.class);
+}
+
+/**
+ * Template: the transported fields of one class (class data: 8 FieldPlans, WireFields.NONE
+ * where the class has fewer, then their count). Each field is a static final constant called at
+ * its own call site, so the JIT calls (and inlines) each field's own code, where a loop over
+ * the fields makes one call site that every field type goes through (a virtual call per field).
+ */
+final class SlotFields extends WireFields.FieldSequence {
+  private static final WireFields.FieldPlan F0, F1, F2, F3, F4, F5, F6, F7;
+  private static final int N;
+
+  static {
+    MethodHandles.Lookup l = MethodHandles.lookup();
+    F0 = WireSlots.at(l, 0, WireFields.FieldPlan.class);
+    F1 = WireSlots.at(l, 1, WireFields.FieldPlan.class);
+    F2 = WireSlots.at(l, 2, WireFields.FieldPlan.class);
+    F3 = WireSlots.at(l, 3, WireFields.FieldPlan.class);
+    F4 = WireSlots.at(l, 4, WireFields.FieldPlan.class);
+    F5 = WireSlots.at(l, 5, WireFields.FieldPlan.class);
+    F6 = WireSlots.at(l, 6, WireFields.FieldPlan.class);
+    F7 = WireSlots.at(l, 7, WireFields.FieldPlan.class);
+    N = WireSlots.at(l, 8, Integer.class);
+  }
+
+  SlotFields() {}
+
+  @Override
+  void write(WireWriter w, Object o) throws Throwable {
+    if (N == 0) return;
+    F0.write(w, o);
+    if (N == 1) return;
+    F1.write(w, o);
+    if (N == 2) return;
+    F2.write(w, o);
+    if (N == 3) return;
+    F3.write(w, o);
+    if (N == 4) return;
+    F4.write(w, o);
+    if (N == 5) return;
+    F5.write(w, o);
+    if (N == 6) return;
+    F6.write(w, o);
+    if (N == 7) return;
+    F7.write(w, o);
+  }
+
+  @Override
+  void read(WireReader r, Object o) throws Throwable {
+    if (N == 0) return;
+    F0.read(r, o);
+    if (N == 1) return;
+    F1.read(r, o);
+    if (N == 2) return;
+    F2.read(r, o);
+    if (N == 3) return;
+    F3.read(r, o);
+    if (N == 4) return;
+    F4.read(r, o);
+    if (N == 5) return;
+    F5.read(r, o);
+    if (N == 6) return;
+    F6.read(r, o);
+    if (N == 7) return;
+    F7.read(r, o);
+  }
 }
 
 /** Template: the constructor and the tail link of one class (class data: new, tail get, tail set). */

@@ -243,20 +243,7 @@ public final class JavaGraphsBench {
   }
 
   public static void main(String[] args) throws Exception {
-    Throwable[] failure = new Throwable[1];
-    Thread t = new Thread(null, () -> {
-      try {
-        run(args);
-      } catch (Throwable e) {
-        failure[0] = e;
-      }
-    }, "bench", 512L << 20);  // Kryo recurses per level, wire v1 per left link
-    t.start();
-    t.join();
-    if (failure[0] != null) {
-      failure[0].printStackTrace();
-      Environment.abort(1);
-    }
+    JavaObjectsBench.onBigStack(() -> run(args));  // Kryo recurses per level, wire v1 per left link
   }
 
   static void run(String[] args) {
@@ -304,13 +291,7 @@ public final class JavaGraphsBench {
             Sys s = SYSTEMS[si];
             if (c.shared && s == KRYO) continue;
             int tag = 100 + si;
-            if (rank == 0) {
-              world.send(JavaObjectsBench.GO, 1, JavaObjectsBench.GO_TAG);
-              world.recv(new byte[1], 1, JavaObjectsBench.GO_TAG);
-            } else if (rank == 1) {
-              JavaObjectsBench.waitQuietly(world, 0, JavaObjectsBench.GO_TAG);
-              world.send(JavaObjectsBench.GO, 0, JavaObjectsBench.GO_TAG);
-            }
+            JavaObjectsBench.startBlock(world, rank);
             if (rank == 0) {
               Object x = c.value;
               long t0 = System.nanoTime();

@@ -192,6 +192,20 @@ public final class JavaObjectsBench {
     world.recv(new byte[1], source, tag);
   }
 
+  /** Block start: rank 1 waits for rank 0's go without spinning (it sleeps while rank 0
+   *  measures the local serialize + rebuild of the previous block). Rank 0 starts its clock only
+   *  once rank 1 is awake (it answers the go): a sleeping peer's wake-up latency must not land
+   *  in the first round trip of the block. */
+  static void startBlock(Comm world, int rank) {
+    if (rank == 0) {
+      world.send(GO, 1, GO_TAG);
+      world.recv(new byte[1], 1, GO_TAG);
+    } else if (rank == 1) {
+      waitQuietly(world, 0, GO_TAG);
+      world.send(GO, 0, GO_TAG);
+    }
+  }
+
   /** Round trips per block: short blocks, more of them for small lists. At least ~1 ms per
    *  block for the faster system: with 8 round trips of 256 nodes, the first (cold caches after
    *  the peer's sleep) made up most of the block. */
@@ -201,10 +215,16 @@ public final class JavaObjectsBench {
   }
 
   public static void main(String[] args) throws Exception {
+    onBigStack(() -> run(args));
+  }
+
+  /** Runs body on a thread with a 512 MiB stack (Java serialization and Kryo recurse once per
+   *  node or level); a failure aborts the MPI job, so that the peer rank does not wait. */
+  static void onBigStack(Runnable body) throws InterruptedException {
     Throwable[] failure = new Throwable[1];
     Thread t = new Thread(null, () -> {
       try {
-        run(args);
+        body.run();
       } catch (Throwable e) {
         failure[0] = e;
       }
@@ -262,17 +282,7 @@ public final class JavaObjectsBench {
             int si = (j + round + k) % SYSTEMS.length;  // order rotated per round and size
             Sys s = SYSTEMS[si];
             int tag = 100 + si;
-            // Block start: rank 1 waits for rank 0's go without spinning (it sleeps while rank 0
-            // measures the local serialize + rebuild of the previous block).
-            // Rank 0 starts its clock only once rank 1 is awake (it answers the go): a sleeping
-            // peer's wake-up latency must not land in the first round trip of the block.
-            if (rank == 0) {
-              world.send(GO, 1, GO_TAG);
-              world.recv(new byte[1], 1, GO_TAG);
-            } else if (rank == 1) {
-              waitQuietly(world, 0, GO_TAG);
-              world.send(GO, 0, GO_TAG);
-            }
+            startBlock(world, rank);
             if (rank == 0) {
               Node head = lists[k];
               long t0 = System.nanoTime();

@@ -495,7 +495,7 @@ final class ObjectTransport {
    *  type, and null is refused unless type has a null reference (a Transportable class). */
   private static void writeAs(WireWriter w, Object x, Class<?> type, String op) {
     if (x == null) {
-      if (!(WirePlan.top(type, false) instanceof WirePlan.RefCodec))
+      if (!(WirePlan.top(type, false) instanceof WireCodecs.RefCodec))
         throw new IllegalArgumentException("oompi: " + op + ": null cannot travel as a " + type.getName()
             + " (only a Transportable class has a null reference)");
     } else if (!type.isPrimitive() && !type.isInstance(x)) {

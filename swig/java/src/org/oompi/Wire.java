@@ -23,7 +23,7 @@ public final class Wire {
   /** True for a class with at least one non-static {@code @Transportable} field (its own or
    *  inherited). */
   public static boolean isTransportable(Class<?> type) {
-    return WirePlan.ClassPlan.of(type).transportable;
+    return WireClasses.ClassPlan.of(type).transportable;
   }
 
   /** The message of obj: a reference if its class is Transportable (null: the null reference),
@@ -101,16 +101,16 @@ public final class Wire {
       w.i32(0);  // the null reference
       return;
     }
-    WirePlan.Codec codec = WirePlan.top(obj.getClass(), byValue);
-    if (codec instanceof WirePlan.RefCodec)
-      guarded(() -> ((WirePlan.RefCodec) codec).writeRoot(w, obj));
+    WireCodecs.Codec codec = WirePlan.top(obj.getClass(), byValue);
+    if (codec instanceof WireCodecs.RefCodec)
+      guarded(() -> ((WireCodecs.RefCodec) codec).writeRoot(w, obj));
     else
       guarded(() -> codec.write(w, obj));
   }
 
   static void writeList(WireWriter w, List<?> items, Class<?> elementType) {
     if (items == null) throw new NullPointerException("oompi: the list is null");
-    WirePlan.Codec codec = WirePlan.element(elementType, false);
+    WireCodecs.Codec codec = WirePlan.element(elementType, false);
     guarded(() -> {
       w.size(items.size());
       for (Object x : items) {
@@ -123,11 +123,11 @@ public final class Wire {
   }
 
   static <T> T read(byte[] message, int offset, int length, Class<T> type, boolean byValue) {
-    WirePlan.Codec codec = WirePlan.top(type, byValue);
+    WireCodecs.Codec codec = WirePlan.top(type, byValue);
     WireReader r = new WireReader(message, offset, length);
     Object[] out = new Object[1];
-    if (codec instanceof WirePlan.RefCodec)
-      guarded(() -> out[0] = ((WirePlan.RefCodec) codec).readRoot(r));
+    if (codec instanceof WireCodecs.RefCodec)
+      guarded(() -> out[0] = ((WireCodecs.RefCodec) codec).readRoot(r));
     else
       guarded(() -> out[0] = codec.read(r));
     finish(r);
@@ -135,7 +135,7 @@ public final class Wire {
   }
 
   static <T> void readList(WireReader r, Class<T> elementType, List<T> out) {
-    WirePlan.Codec codec = WirePlan.element(elementType, false);
+    WireCodecs.Codec codec = WirePlan.element(elementType, false);
     guarded(() -> {
       int min = codec.minBytes();
       int n = r.count(min);

@@ -13,7 +13,7 @@ final class WireReader {
   boolean varSizes;
 
   private Object[] objects;
-  private WirePlan.ClassPlan[] plans;
+  private WireClasses.ClassPlan[] plans;
   private int count;
 
   WireReader(byte[] buf, int offset, int length) {
@@ -169,12 +169,12 @@ final class WireReader {
     return count;
   }
 
-  void register(Object o, WirePlan.ClassPlan plan) {
+  void register(Object o, WireClasses.ClassPlan plan) {
     int id = ++count;
     if (objects == null) {  // made on first use: numbers, strings and compact chains need none
       int guess = Math.min(Math.max(16, (end - pos) / 16), 4096);  // a new object takes >= 4 bytes
       objects = new Object[guess];
-      plans = new WirePlan.ClassPlan[guess];
+      plans = new WireClasses.ClassPlan[guess];
     }
     if (id >= objects.length) {
       int n = Math.max(id + 1, objects.length * 2);
@@ -189,7 +189,7 @@ final class WireReader {
     return objects[id];
   }
 
-  WirePlan.ClassPlan planOf(int id) {
+  WireClasses.ClassPlan planOf(int id) {
     return plans[id];
   }
 }

@@ -17,7 +17,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * getter and setter (or the class's constructor and tail link) as class data, read into static
  * final fields, so the JIT inlines them like a direct field access. Made once per field, when
  * the class plan is built; if hidden classes cannot be made (or -Doompi.wire.hiddenClasses=false)
- * the plans use MethodHandles held in instance fields instead (WirePlan.*Field).
+ * the plans use MethodHandles held in instance fields instead (WireFields.*Field).
+ *
+ * <p>Why one template per primitive type, kept as written rather than generated at build time:
+ * the templates must be real classes compiled into oompi.jar (their class files are the bytes
+ * each hidden class is defined from), and each must call invokeExact with its field's exact
+ * primitive type, which Java cannot abstract over (no generics over primitives; an Object-typed
+ * template would box every value). The family is fixed (one per primitive, plus Object and the
+ * class accessor) and every member runs in java.objects (and its fallback in java.objects_plain);
+ * a generator would add a build step to save about 200 lines.
  */
 final class WireSlots {
   private WireSlots() {}
@@ -45,24 +53,99 @@ final class WireSlots {
     });
   }
 
-  /** A new hidden copy of template with handles as class data, constructed with args; null if
-   *  hidden classes are unavailable. */
-  static Object make(String template, List<MethodHandle> handles, MethodType ctor, Object... args) {
+  /** Element i of the class data of the hidden class whose full-power lookup is l. */
+  static <T> T at(MethodHandles.Lookup l, int i, Class<T> type) {
+    try {
+      return MethodHandles.classDataAt(l, ConstantDescs.DEFAULT_NAME, type, i);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A new hidden copy of template with data (handles, or SlotFields' fields) as class data,
+   *  constructed with args; null if hidden classes are unavailable. */
+  static Object make(String template, List<?> data, MethodType ctor, Object... args) {
     if (!ENABLED) return null;
     try {
-      MethodHandles.Lookup h = MethodHandles.lookup().defineHiddenClassWithClassData(bytes(template), handles, true);
+      MethodHandles.Lookup h = MethodHandles.lookup().defineHiddenClassWithClassData(bytes(template), data, true);
       return h.findConstructor(h.lookupClass(), ctor).invokeWithArguments(args);
     } catch (Throwable t) {
       return null;
     }
   }
 
-  static final MethodType FIELD_CTOR = MethodType.methodType(void.class, String.class, WirePlan.Codec.class);
+  static final MethodType FIELD_CTOR = MethodType.methodType(void.class, String.class, WireCodecs.Codec.class);
   static final MethodType CLASS_CTOR = MethodType.methodType(void.class);
 }
 
+/**
+ * Template: the transported fields of one class (class data: 8 FieldPlans, WireFields.NONE
+ * where the class has fewer, then their count). Each field is a static final constant called at
+ * its own call site, so the JIT calls (and inlines) each field's own code, where a loop over
+ * the fields makes one call site that every field type goes through (a virtual call per field).
+ */
+final class SlotFields extends WireFields.FieldSequence {
+  private static final WireFields.FieldPlan F0, F1, F2, F3, F4, F5, F6, F7;
+  private static final int N;
+
+  static {
+    MethodHandles.Lookup l = MethodHandles.lookup();
+    F0 = WireSlots.at(l, 0, WireFields.FieldPlan.class);
+    F1 = WireSlots.at(l, 1, WireFields.FieldPlan.class);
+    F2 = WireSlots.at(l, 2, WireFields.FieldPlan.class);
+    F3 = WireSlots.at(l, 3, WireFields.FieldPlan.class);
+    F4 = WireSlots.at(l, 4, WireFields.FieldPlan.class);
+    F5 = WireSlots.at(l, 5, WireFields.FieldPlan.class);
+    F6 = WireSlots.at(l, 6, WireFields.FieldPlan.class);
+    F7 = WireSlots.at(l, 7, WireFields.FieldPlan.class);
+    N = WireSlots.at(l, 8, Integer.class);
+  }
+
+  SlotFields() {}
+
+  @Override
+  void write(WireWriter w, Object o) throws Throwable {
+    if (N == 0) return;
+    F0.write(w, o);
+    if (N == 1) return;
+    F1.write(w, o);
+    if (N == 2) return;
+    F2.write(w, o);
+    if (N == 3) return;
+    F3.write(w, o);
+    if (N == 4) return;
+    F4.write(w, o);
+    if (N == 5) return;
+    F5.write(w, o);
+    if (N == 6) return;
+    F6.write(w, o);
+    if (N == 7) return;
+    F7.write(w, o);
+  }
+
+  @Override
+  void read(WireReader r, Object o) throws Throwable {
+    if (N == 0) return;
+    F0.read(r, o);
+    if (N == 1) return;
+    F1.read(r, o);
+    if (N == 2) return;
+    F2.read(r, o);
+    if (N == 3) return;
+    F3.read(r, o);
+    if (N == 4) return;
+    F4.read(r, o);
+    if (N == 5) return;
+    F5.read(r, o);
+    if (N == 6) return;
+    F6.read(r, o);
+    if (N == 7) return;
+    F7.read(r, o);
+  }
+}
+
 /** Template: the constructor and the tail link of one class (class data: new, tail get, tail set). */
-final class SlotClass extends WirePlan.ClassAccess {
+final class SlotClass extends WireClasses.ClassAccess {
   private static final MethodHandle NEW, TAIL_GET, TAIL_SET;
 
   static {
@@ -91,7 +174,7 @@ final class SlotClass extends WirePlan.ClassAccess {
 }
 
 /** Template: one boolean field (class data: getter, setter). */
-final class SlotBool extends WirePlan.FieldPlan {
+final class SlotBool extends WireFields.FieldPlan {
   private static final MethodHandle GET, SET;
 
   static {
@@ -100,7 +183,7 @@ final class SlotBool extends WirePlan.FieldPlan {
     SET = WireSlots.at(l, 1);
   }
 
-  SlotBool(String name, WirePlan.Codec codec) {
+  SlotBool(String name, WireCodecs.Codec codec) {
     super(name);
   }
 
@@ -116,7 +199,7 @@ final class SlotBool extends WirePlan.FieldPlan {
 }
 
 /** Template: one byte field (class data: getter, setter). */
-final class SlotByte extends WirePlan.FieldPlan {
+final class SlotByte extends WireFields.FieldPlan {
   private static final MethodHandle GET, SET;
 
   static {
@@ -125,7 +208,7 @@ final class SlotByte extends WirePlan.FieldPlan {
     SET = WireSlots.at(l, 1);
   }
 
-  SlotByte(String name, WirePlan.Codec codec) {
+  SlotByte(String name, WireCodecs.Codec codec) {
     super(name);
   }
 
@@ -141,7 +224,7 @@ final class SlotByte extends WirePlan.FieldPlan {
 }
 
 /** Template: one short field (class data: getter, setter). */
-final class SlotShort extends WirePlan.FieldPlan {
+final class SlotShort extends WireFields.FieldPlan {
   private static final MethodHandle GET, SET;
 
   static {
@@ -150,7 +233,7 @@ final class SlotShort extends WirePlan.FieldPlan {
     SET = WireSlots.at(l, 1);
   }
 
-  SlotShort(String name, WirePlan.Codec codec) {
+  SlotShort(String name, WireCodecs.Codec codec) {
     super(name);
   }
 
@@ -166,7 +249,7 @@ final class SlotShort extends WirePlan.FieldPlan {
 }
 
 /** Template: one char field (class data: getter, setter). */
-final class SlotChar extends WirePlan.FieldPlan {
+final class SlotChar extends WireFields.FieldPlan {
   private static final MethodHandle GET, SET;
 
   static {
@@ -175,7 +258,7 @@ final class SlotChar extends WirePlan.FieldPlan {
     SET = WireSlots.at(l, 1);
   }
 
-  SlotChar(String name, WirePlan.Codec codec) {
+  SlotChar(String name, WireCodecs.Codec codec) {
     super(name);
   }
 
@@ -191,7 +274,7 @@ final class SlotChar extends WirePlan.FieldPlan {
 }
 
 /** Template: one int field (class data: getter, setter). */
-final class SlotInt extends WirePlan.FieldPlan {
+final class SlotInt extends WireFields.FieldPlan {
   private static final MethodHandle GET, SET;
 
   static {
@@ -200,7 +283,7 @@ final class SlotInt extends WirePlan.FieldPlan {
     SET = WireSlots.at(l, 1);
   }
 
-  SlotInt(String name, WirePlan.Codec codec) {
+  SlotInt(String name, WireCodecs.Codec codec) {
     super(name);
   }
 
@@ -216,7 +299,7 @@ final class SlotInt extends WirePlan.FieldPlan {
 }
 
 /** Template: one long field (class data: getter, setter). */
-final class SlotLong extends WirePlan.FieldPlan {
+final class SlotLong extends WireFields.FieldPlan {
   private static final MethodHandle GET, SET;
 
   static {
@@ -225,7 +308,7 @@ final class SlotLong extends WirePlan.FieldPlan {
     SET = WireSlots.at(l, 1);
   }
 
-  SlotLong(String name, WirePlan.Codec codec) {
+  SlotLong(String name, WireCodecs.Codec codec) {
     super(name);
   }
 
@@ -241,7 +324,7 @@ final class SlotLong extends WirePlan.FieldPlan {
 }
 
 /** Template: one float field (class data: getter, setter). */
-final class SlotFloat extends WirePlan.FieldPlan {
+final class SlotFloat extends WireFields.FieldPlan {
   private static final MethodHandle GET, SET;
 
   static {
@@ -250,7 +333,7 @@ final class SlotFloat extends WirePlan.FieldPlan {
     SET = WireSlots.at(l, 1);
   }
 
-  SlotFloat(String name, WirePlan.Codec codec) {
+  SlotFloat(String name, WireCodecs.Codec codec) {
     super(name);
   }
 
@@ -266,7 +349,7 @@ final class SlotFloat extends WirePlan.FieldPlan {
 }
 
 /** Template: one double field (class data: getter, setter). */
-final class SlotDouble extends WirePlan.FieldPlan {
+final class SlotDouble extends WireFields.FieldPlan {
   private static final MethodHandle GET, SET;
 
   static {
@@ -275,7 +358,7 @@ final class SlotDouble extends WirePlan.FieldPlan {
     SET = WireSlots.at(l, 1);
   }
 
-  SlotDouble(String name, WirePlan.Codec codec) {
+  SlotDouble(String name, WireCodecs.Codec codec) {
     super(name);
   }
 
@@ -291,9 +374,9 @@ final class SlotDouble extends WirePlan.FieldPlan {
 }
 
 /** Template: one Object field (class data: getter, setter). */
-final class SlotObject extends WirePlan.FieldPlan {
+final class SlotObject extends WireFields.FieldPlan {
   private static final MethodHandle GET, SET;
-  private final WirePlan.Codec codec;
+  private final WireCodecs.Codec codec;
 
   static {
     MethodHandles.Lookup l = MethodHandles.lookup();
@@ -301,7 +384,7 @@ final class SlotObject extends WirePlan.FieldPlan {
     SET = WireSlots.at(l, 1);
   }
 
-  SlotObject(String name, WirePlan.Codec codec) {
+  SlotObject(String name, WireCodecs.Codec codec) {
     super(name);
     this.codec = codec;
   }

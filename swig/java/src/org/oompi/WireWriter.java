@@ -20,10 +20,14 @@ final class WireWriter {
    *  Its nodes hold only numbers, strings and arrays of numbers, so nothing else sees it. */
   boolean varSizes;
 
-  // identity map object -> id (open addressing), and the plan each id was written with
-  private Object[] keys = new Object[64];
-  private int[] ids = new int[64];
-  private WirePlan.ClassPlan[] plans = new WirePlan.ClassPlan[16];
+  // Identity table (section 2's ids). One long per slot, open addressing on the object's
+  // identity hash: the hash in the high half, the id in the low half (0: empty slot). A lookup
+  // that misses (every object met once: a tree, an array of records) touches one cache line of
+  // one array; the object is compared (objects[id]) only when the hashes agree. The objects and
+  // their plans are kept by id, in the order they were met: sequential stores.
+  private long[] table = new long[64];
+  private Object[] objects = new Object[32];
+  private WireClasses.ClassPlan[] plans = new WireClasses.ClassPlan[32];
   private int count;
 
   // --- this thread's writer, lent to one message at a time ---------------------------------
@@ -58,13 +62,15 @@ final class WireWriter {
     if (count > 0) {
       // a table much larger than this message needed is dropped, not cleared: a small message
       // after a big one must not pay for clearing the big table
-      if (keys.length > 1024 && keys.length > 8 * count || keys.length > (1 << 20)) {
-        keys = new Object[64];
-        ids = new int[64];
-        plans = new WirePlan.ClassPlan[16];
+      if (table.length > 1024 && table.length > 8 * count || table.length > (1 << 20)) {
+        table = new long[64];
+        objects = new Object[32];
+        plans = new WireClasses.ClassPlan[32];
       } else {
-        Arrays.fill(keys, null);
-        Arrays.fill(plans, 0, Math.min(plans.length, count + 1), null);
+        Arrays.fill(table, 0L);
+        int n = Math.min(objects.length, count + 1);
+        Arrays.fill(objects, 0, n, null);
+        Arrays.fill(plans, 0, n, null);
       }
       count = 0;
     }
@@ -187,32 +193,49 @@ final class WireWriter {
 
   // --- object identity ----------------------------------------------------------------------
 
-  private static int slot(Object o, int mask) {
+  /** The identity hash of o, mixed (HotSpot's hashes are 31 random bits; the mix spreads
+   *  those of other JVMs too). */
+  private static int hash(Object o) {
     int h = System.identityHashCode(o) * 0x9E3779B9;
-    return (h ^ (h >>> 16)) & mask;
+    return h ^ (h >>> 16);
   }
-
 
   /** One probe: the id of o if it was written already (returned as is), else registers it
    *  with plan and returns its new id negated. */
-  int idOrAdd(Object o, WirePlan.ClassPlan plan) {
-    Object[] k = keys;
-    int mask = k.length - 1;
-    int i = slot(o, mask);
+  int idOrAdd(Object o, WireClasses.ClassPlan plan) {
+    int h = hash(o);
+    long[] t = table;
+    int mask = t.length - 1;
+    int i = h & mask;
     for (;; i = (i + 1) & mask) {
-      Object x = k[i];
-      if (x == o) return ids[i];
-      if (x == null) break;
+      long e = t[i];
+      if (e == 0) break;
+      if ((int) (e >>> 32) == h) {
+        int id = (int) e;
+        if (objects[id] == o) return id;
+      }
     }
     if (count == MAX_ID)
       throw new SerializationException("oompi: more than 2^31-1 objects in one message");
-    if ((count + 1) * 2 > k.length) return -add(o, plan);
     int id = ++count;
-    k[i] = o;
-    ids[i] = id;
-    if (id >= plans.length) plans = Arrays.copyOf(plans, Math.max(id + 1, plans.length * 2));
+    if (id >= objects.length) growById(id);
+    objects[id] = o;
     plans[id] = plan;
+    if (count * 2 > t.length) {
+      rehash();
+      t = table;
+      mask = t.length - 1;
+      i = h & mask;
+      while (t[i] != 0) i = (i + 1) & mask;
+    }
+    t[i] = ((long) h << 32) | id;
     return -id;
+  }
+
+  private void growById(int id) {
+    int n = Math.max(id + 1, objects.length * 2);
+    objects = Arrays.copyOf(objects, n);
+    plans = Arrays.copyOf(plans, n);
   }
 
   int objectCount() {
@@ -220,49 +243,30 @@ final class WireWriter {
   }
 
   /** A new id for an object that is not entered in the table (WirePlan's linear chains). */
-  int nextId(WirePlan.ClassPlan plan) {
+  int nextId(WireClasses.ClassPlan plan) {
     if (count == MAX_ID)
       throw new SerializationException("oompi: more than 2^31-1 objects in one message");
     int id = ++count;
-    if (id >= plans.length) plans = Arrays.copyOf(plans, Math.max(id + 1, plans.length * 2));
+    if (id >= plans.length) growById(id);
     plans[id] = plan;
     return id;
   }
 
-  WirePlan.ClassPlan planOf(int id) {
+  WireClasses.ClassPlan planOf(int id) {
     return plans[id];
   }
 
-  /** Registers o (not yet known) and returns its new id. */
-  int add(Object o, WirePlan.ClassPlan plan) {
-    if (count == MAX_ID)
-      throw new SerializationException("oompi: more than 2^31-1 objects in one message");
-    int id = ++count;
-    if (count * 2 > keys.length) rehash();
-    Object[] k = keys;
-    int mask = k.length - 1;
-    int i = slot(o, mask);
-    while (k[i] != null) i = (i + 1) & mask;
-    k[i] = o;
-    ids[i] = id;
-    if (id >= plans.length) plans = Arrays.copyOf(plans, Math.max(id + 1, plans.length * 2));
-    plans[id] = plan;
-    return id;
-  }
-
+  /** Doubles the table; the hashes are in it, so no object is hashed again. */
   private void rehash() {
-    Object[] ok = keys;
-    int[] oi = ids;
-    keys = new Object[ok.length * 2];
-    ids = new int[ok.length * 2];
-    int mask = keys.length - 1;
-    for (int j = 0; j < ok.length; j++) {
-      Object o = ok[j];
-      if (o == null) continue;
-      int i = slot(o, mask);
-      while (keys[i] != null) i = (i + 1) & mask;
-      keys[i] = o;
-      ids[i] = oi[j];
+    long[] old = table;
+    long[] t = new long[old.length * 2];
+    int mask = t.length - 1;
+    for (long e : old) {
+      if (e == 0) continue;
+      int i = (int) (e >>> 32) & mask;
+      while (t[i] != 0) i = (i + 1) & mask;
+      t[i] = e;
     }
+    table = t;
   }
 }

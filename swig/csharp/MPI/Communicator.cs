@@ -173,8 +173,26 @@ namespace MPI
         /// <summary>Frees the communicator (world and self stay). Idempotent.</summary>
         public virtual void Dispose()
         {
-            if (!predefined) comm.Dispose();
+            if (!predefined) DisposeProxy(comm);
             GC.SuppressFinalize(this);
+        }
+
+        // The generated proxies' Dispose(bool) is not virtual (SWIG 4.1 ignores the typemap's
+        // "protected override"), so Comm.Dispose() on an Intercomm, CartComm or GraphComm frees
+        // the native object through Comm's pointer and leaves the derived proxy's own pointer
+        // dangling: later calls read freed memory instead of throwing ObjectDisposedException.
+        // Dispose the most derived proxy, which closes the handle and forgets both pointers.
+        private static void DisposeProxy(Comm c)
+        {
+            switch (c)
+            {
+                case Intercomm i: i.Dispose(true); break;
+                case CartComm cart: cart.Dispose(true); break;
+                case GraphComm graph: graph.Dispose(true); break;
+                case DistGraphComm dist: dist.Dispose(true); break;
+                case TopoComm topo: topo.Dispose(true); break;
+                default: c.Dispose(); break;
+            }
         }
 
         /// <summary>Waits until every process has entered the barrier.</summary>

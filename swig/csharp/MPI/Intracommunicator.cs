@@ -59,11 +59,9 @@ namespace MPI
                 return;
             }
             Exception thrown = null;
-            using (var user = ops.UserOp(op))
-            {
-                try { run(user); }
-                catch (UserFunctionException e) { thrown = e.InnerException ?? e; }
-            }
+            var user = ops.UserOp(op);  // cached per delegate: not disposed here
+            try { run(user); }
+            catch (UserFunctionException e) { thrown = e.InnerException ?? e; }
             var flag = new[] { thrown is null ? 0 : 1 };
             var any = new int[1];
             comm.Allreduce(flag, any, Oompi.Op.Max);
@@ -218,10 +216,12 @@ namespace MPI
             {
                 var ops = ValueOps<T>.For;
                 if (ops is null) return Objects<T>.Reduce(comm, value, op, 0, true);
-                var send = new[] { value };
-                var recv = new T[1];
-                Reduction(ops, op, o => ops.Allreduce(comm, send, recv, o));
-                return recv[0];
+                var pre = Predefined.For(op);
+                if (pre is not null) return ops.AllreduceOne(comm, value, pre);  // the common case, straight
+                T result = ops.AllreduceOneChecked(comm, value, op, out bool failed, out Exception thrown);
+                if (thrown is not null) ExceptionDispatchInfo.Throw(thrown);
+                if (failed) throw new MPIException("MPI: the reduction operation threw on another process");
+                return result;
             }
             catch (MpiException e) { throw Translate(e); }
         }

@@ -134,6 +134,52 @@ graph_comm comm::create_graph(const std::vector<int>& index, const std::vector<i
   return graph_comm(made(c.release()));
 }
 
+int comm::cart_map(const std::vector<int>& dims, const std::vector<int>& periods) const {
+  const auto& s = live_intra("comm.cart_map");
+  if (periods.size() != dims.size())
+    throw std::invalid_argument("comm.cart_map: " + std::to_string(periods.size()) +
+                                " periods for " + std::to_string(dims.size()) + " dimensions");
+  long long nodes = 1;
+  for (int d : dims) {
+    if (d <= 0) throw std::invalid_argument("comm.cart_map: a dimension of " + std::to_string(d));
+    nodes *= d;
+    if (nodes > s.c.size())
+      throw std::invalid_argument("comm.cart_map: the grid has more nodes than the " +
+                                  std::to_string(s.c.size()) + " processes");
+  }
+  int rank = MPI_UNDEFINED;
+  OOMPI_CHECK(MPI_Cart_map, (s.handle(), static_cast<int>(dims.size()), dims.data(), periods.data(), &rank));
+  // Open MPI 4.1 returns the caller's own rank even beyond the grid's nodes; MPI says
+  // MPI_UNDEFINED there (MPICH does).
+  return rank >= nodes ? MPI_UNDEFINED : rank;
+}
+
+int comm::graph_map(const std::vector<int>& index, const std::vector<int>& edges) const {
+  const auto& s = live_intra("comm.graph_map");
+  const auto nodes = static_cast<long long>(index.size());
+  if (nodes == 0 || nodes > s.c.size())
+    throw std::invalid_argument("comm.graph_map: " + std::to_string(nodes) + " nodes for " +
+                                std::to_string(s.c.size()) + " processes");
+  int previous = 0;
+  for (int i : index) {
+    if (i < previous) throw std::invalid_argument("comm.graph_map: the index decreases");
+    previous = i;
+  }
+  if (static_cast<std::size_t>(previous) > edges.size())
+    throw std::invalid_argument("comm.graph_map: the index names " + std::to_string(previous) +
+                                " edges, " + std::to_string(edges.size()) + " are given");
+  for (int e : edges)
+    if (e < 0 || e >= nodes)
+      throw std::invalid_argument("comm.graph_map: an edge to node " + std::to_string(e) +
+                                  " of " + std::to_string(nodes));
+  int rank = MPI_UNDEFINED;
+  const int no_edge = 0;  // Open MPI refuses a null edges pointer, even for a graph with none
+  OOMPI_CHECK(MPI_Graph_map, (s.handle(), static_cast<int>(nodes), index.data(),
+                              edges.empty() ? &no_edge : edges.data(), &rank));
+  // As for cart_map: MPI_UNDEFINED beyond the graph's nodes (Open MPI 4.1 returns the rank).
+  return rank >= nodes ? MPI_UNDEFINED : rank;
+}
+
 intercomm comm::create_intercomm(int local_leader, const comm& peer, int remote_leader,
                                  int tag) const {
   const auto& s = live_intra("comm.create_intercomm");

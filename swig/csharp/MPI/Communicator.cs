@@ -93,6 +93,36 @@ namespace MPI
             return new Intracommunicator(c);
         }
 
+        /// <summary>
+        /// A communicator made by other code in this process (a C library, P/Invoke), given by
+        /// its C handle (MPI_Comm: a pointer on Open MPI, an int on MPICH, widened): an
+        /// <see cref="Intracommunicator"/> (topology information is not carried over). Unlike
+        /// MPI.NET, the handle stays its maker's: Dispose forgets it, its maker frees it.
+        /// Intercommunicator handles: NotSupportedException (oompi's facade adopts them as plain
+        /// communicators, without their remote group). A handle that is not a communicator is
+        /// undefined behaviour in MPI, as in MPI.NET; zero: ArgumentException.
+        /// </summary>
+        public static Communicator Adopt(IntPtr comm)
+        {
+            if (comm == IntPtr.Zero) throw new ArgumentException("MPI: Adopt: a zero communicator handle", nameof(comm));
+            Comm c;
+            try
+            {
+                unsafe
+                {
+                    IntPtr handle = comm;  // an MPI_Comm variable (little-endian: MPICH's int is its low half)
+                    c = Interop.CommFromAddress((long)(IntPtr)(&handle));
+                }
+            }
+            catch (MpiException e) { throw Translate(e); }
+            if (c.IsInter())
+            {
+                c.Dispose();
+                throw new NotSupportedException("MPI: Adopt of an intercommunicator handle is not supported (oompi adopts it without its remote group)");
+            }
+            return new Intracommunicator(c);
+        }
+
         internal static Exception Translate(MpiException e) => Errors.Translate(e);
 
         /// <summary>The number of processes.</summary>

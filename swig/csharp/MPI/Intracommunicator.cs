@@ -36,6 +36,9 @@ namespace MPI
             catch (MpiException e) { throw Translate(e); }
         }
 
+        /// <summary>An intracommunicator made by other code, by its C handle (see <see cref="Communicator.Adopt(IntPtr)"/>).</summary>
+        public static new Intracommunicator Adopt(IntPtr comm) => (Intracommunicator)Communicator.Adopt(comm);
+
         /// <summary>The processes that spawned this job (null when it was not spawned).</summary>
         public Intercommunicator Parent => Intercommunicator.ParentOf();
 

@@ -107,6 +107,13 @@ public:
   /// (index[-1] = 0). Processes beyond the graph's nodes get a null communicator.
   graph_comm create_graph(const std::vector<int>& index, const std::vector<int>& edges,
                           bool reorder = false) const;
+  /// The rank MPI would give this process in a Cartesian grid of `dims` over these processes
+  /// (MPI_Cart_map; local): `undefined` (MPI_UNDEFINED) beyond the grid's size. The arguments
+  /// are checked as create_cart checks them (std::invalid_argument).
+  int cart_map(const std::vector<int>& dims, const std::vector<int>& periods) const;
+  /// The rank MPI would give this process in a graph of create_graph's form (MPI_Graph_map;
+  /// local): `undefined` beyond the graph's nodes. Checked as create_graph checks it.
+  int graph_map(const std::vector<int>& index, const std::vector<int>& edges) const;
   /// An intercommunicator between this group and a disjoint one (MPI_Intercomm_create;
   /// collective over both): `local_leader` is a rank here; the leaders reach each other in
   /// `peer` (remote_leader is that rank in `peer`, significant at the local leader only).

@@ -116,46 +116,67 @@ namespace MPI
         // delegate, so MPI_Op_create/MPI_Op_free do not run on every reduction.
         private static readonly ConditionalWeakTable<ReductionOperation<U>, Op> userOps = new();
 
-        // The value and a failure flag, as one MPI struct datatype (StructDatatype).
-        internal struct Flagged
-        {
-            public U Value;
-            public int Failed;
-        }
-
+        // The value travels as two elements of U's own datatype: [value, flag], the flag a U whose
+        // first byte is 1 once the delegate threw anywhere. (A struct of U and an int would need
+        // an MPI struct datatype, which MPI copies several times slower than U's; MPI splits a
+        // reduction only at element boundaries of long messages, never a 2-element one.)
         [ThreadStatic] private static Exception opError;  // the op runs on the calling thread
         private static readonly ConditionalWeakTable<ReductionOperation<U>, Op> checkedOps = new();
+        // The last delegate and its op, as one object (read and replaced atomically): a loop
+        // reuses one delegate, and then no table look-up is needed.
+        private sealed record LastOp(ReductionOperation<U> Function, Op Op);
+        private static LastOp lastChecked;
 
-        internal override U AllreduceOneChecked(Comm c, U value, ReductionOperation<U> op, out bool failed, out Exception thrown)
+        private static bool Flagged(U u) => MemoryMarshal.AsBytes(MemoryMarshal.CreateReadOnlySpan(ref u, 1))[0] != 0;
+
+        private static U Flag()
         {
-            var user = checkedOps.GetValue(op, static f => Op.Create<Flagged>((input, inOut) =>
+            U u = default;
+            MemoryMarshal.AsBytes(MemoryMarshal.CreateSpan(ref u, 1))[0] = 1;
+            return u;
+        }
+
+        private static Op CheckedOp(ReductionOperation<U> op)
+        {
+            var last = lastChecked;
+            if (last is not null && ReferenceEquals(last.Function, op)) return last.Op;
+            var made = checkedOps.GetValue(op, static f => Op.Create<U>((input, inOut) =>
             {
-                for (int i = 0; i < inOut.Length; i++)
+                for (int i = 0; i + 1 < inOut.Length; i += 2)
                 {
-                    if (input[i].Failed != 0 || inOut[i].Failed != 0)
+                    if (Flagged(input[i + 1]) || Flagged(inOut[i + 1]))
                     {
-                        inOut[i].Failed = 1;
+                        inOut[i + 1] = Flag();
                         continue;
                     }
-                    try { inOut[i].Value = f(input[i].Value, inOut[i].Value); }
+                    try { inOut[i] = f(input[i], inOut[i]); }
                     catch (Exception e)
                     {
-                        inOut[i].Failed = 1;
+                        inOut[i + 1] = Flag();
                         opError ??= e;
                     }
                 }
             }, commutative: false));
-            var send = new Flagged { Value = value };
-            Flagged result = default;
+            lastChecked = new LastOp(op, made);
+            return made;
+        }
+
+        internal override U AllreduceOneChecked(Comm c, U value, ReductionOperation<U> op, out bool failed, out Exception thrown)
+        {
+            var user = CheckedOp(op);
+            Span<U> send = stackalloc U[2];
+            Span<U> result = stackalloc U[2];
+            send[0] = value;
+            send[1] = default;
             opError = null;
-            try { c.Allreduce(MemoryMarshal.CreateReadOnlySpan(ref send, 1), MemoryMarshal.CreateSpan(ref result, 1), user); }
+            try { c.Allreduce((ReadOnlySpan<U>)send, result, user); }
             finally
             {
                 thrown = opError;
                 opError = null;
             }
-            failed = result.Failed != 0 || thrown is not null;
-            return result.Value;
+            failed = Flagged(result[1]) || thrown is not null;
+            return result[0];
         }
 
         internal override Op UserOp(ReductionOperation<U> op) =>

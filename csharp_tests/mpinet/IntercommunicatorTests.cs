@@ -258,6 +258,30 @@ namespace MpiNetTests
         });
 
         [Fact]
+        public void ClassesCrossTheGroups() => ForEachLayout(l =>
+        {
+            var x = l.Inter;
+            int remote = x.RemoteSize;
+            // A [Serializable] class (JSON of its public members) and a [Transportable] one (the wire).
+            var mine = new Particle { Name = $"g{l.Group}r{x.Rank}", Position = new[] { 1.0, x.Rank }, Charge = -x.Rank };
+            mine.Partner = mine;  // a cycle survives
+            var got = x.Allgather(mine);
+            Assert.Equal(remote, got.Length);
+            for (int j = 0; j < remote; j++)
+            {
+                Assert.Equal($"g{1 - l.Group}r{j}", got[j].Name);
+                Assert.Equal(-j, got[j].Charge);
+                Assert.Same(got[j], got[j].Partner);
+            }
+            var node = new Node { Value = x.Rank, Label = "n", Next = new Node { Value = 100 } };
+            var root = l.RootArg(0);
+            var nodes = x.Gather(node, root);
+            if (l.IsRoot(0)) Assert.Equal(Enumerable.Range(0, remote).Select(j => j + 100), nodes.Select(n => n.Value + n.Next.Value));
+            var back = x.Alltoall(Enumerable.Range(0, remote).Select(j => new Node { Value = j }).ToArray());
+            Assert.All(back, n => Assert.Equal(x.Rank, n.Value));
+        });
+
+        [Fact]
         public void BadInputThrowsEverywhereWithoutHanging() => ForEachLayout(l =>
         {
             var x = l.Inter;

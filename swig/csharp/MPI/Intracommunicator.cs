@@ -284,7 +284,7 @@ namespace MPI
         /// <summary>Elementwise inclusive scan into <paramref name="outValues"/>.</summary>
         public void Scan<T>(T[] inValues, ReductionOperation<T> op, ref T[] outValues) => ScanArray(inValues, op, ref outValues, false);
 
-        /// <summary>Elementwise exclusive scan of arrays (process 0: default values).</summary>
+        /// <summary>Elementwise exclusive scan of arrays (process 0: null, as MPI.NET documents).</summary>
         public T[] ExclusiveScan<T>(T[] values, ReductionOperation<T> op)
         {
             T[] r = null;
@@ -292,7 +292,7 @@ namespace MPI
             return r;
         }
 
-        /// <summary>Elementwise exclusive scan into <paramref name="outValues"/>.</summary>
+        /// <summary>Elementwise exclusive scan into <paramref name="outValues"/> (null on process 0).</summary>
         public void ExclusiveScan<T>(T[] inValues, ReductionOperation<T> op, ref T[] outValues) => ScanArray(inValues, op, ref outValues, true);
 
         private T ScanOne<T>(T value, ReductionOperation<T> op, bool exclusive)
@@ -320,15 +320,14 @@ namespace MPI
                 var ops = ValueOps<T>.For;
                 if (ops is null)
                 {
-                    outValues = FoldPrefix(Objects<T[]>.Gather(comm, inValues, 0, true), Elementwise(op), exclusive)
-                                ?? new T[inValues.Length];
+                    outValues = FoldPrefix(Objects<T[]>.Gather(comm, inValues, 0, true), Elementwise(op), exclusive);
+                    if (!exclusive) outValues ??= new T[inValues.Length];
                     return;
                 }
                 var recv = new T[inValues.Length];
                 if (exclusive) Reduction(ops, op, o => ops.ExclusiveScan(comm, inValues, recv, o));
                 else Reduction(ops, op, o => ops.Scan(comm, inValues, recv, o));
-                if (exclusive && Rank == 0) Array.Clear(recv);
-                outValues = recv;
+                outValues = exclusive && Rank == 0 ? null : recv;  // MPI.NET: process 0 receives a null array
             }
             catch (MpiException e) { throw Translate(e); }
         }

@@ -1,4 +1,5 @@
 using System;
+using System.Reflection;
 using Oompi;
 
 namespace MPI
@@ -212,18 +213,33 @@ namespace MPI
         // the native object through Comm's pointer and leaves the derived proxy's own pointer
         // dangling: later calls read freed memory instead of throwing ObjectDisposedException.
         // Dispose the most derived proxy, which closes the handle and forgets both pointers.
+        // Found by reflection (once per class), so this also compiles and stays right once the
+        // typemap takes effect and Dispose(bool) becomes a protected override.
         private static void DisposeProxy(Comm c)
         {
-            switch (c)
+            var dispose = DisposeOf.GetOrAdd(c.GetType(), static t =>
             {
-                case Intercomm i: i.Dispose(true); break;
-                case CartComm cart: cart.Dispose(true); break;
-                case GraphComm graph: graph.Dispose(true); break;
-                case DistGraphComm dist: dist.Dispose(true); break;
-                case TopoComm topo: topo.Dispose(true); break;
-                default: c.Dispose(); break;
+                for (var k = t; k is not null && k != typeof(Comm); k = k.BaseType)
+                {
+                    var m = k.GetMethod("Dispose", BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DeclaredOnly,
+                                        null, new[] { typeof(bool) }, null);
+                    if (m is not null) return m;
+                }
+                return null;
+            });
+            if (dispose is null) c.Dispose();
+            else
+            {
+                try { dispose.Invoke(c, DisposingTrue); }
+                catch (TargetInvocationException e) when (e.InnerException is not null)
+                {
+                    System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(e.InnerException);
+                }
             }
         }
+
+        private static readonly System.Collections.Concurrent.ConcurrentDictionary<Type, MethodInfo> DisposeOf = new();
+        private static readonly object[] DisposingTrue = { true };
 
         /// <summary>Waits until every process has entered the barrier.</summary>
         public void Barrier()

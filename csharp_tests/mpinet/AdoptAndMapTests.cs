@@ -11,15 +11,16 @@ namespace MpiNetTests
     {
         static Intracommunicator W => Communicator.world;
 
-        // The C handle of a communicator, as C code in the process would hold it: MPI's own
-        // MPI_Comm_f2c of its Fortran handle (MPI_Comm is a pointer on Open MPI, an int on MPICH).
-        static unsafe IntPtr CHandleOf(Intracommunicator c)
+        // The C handle of a communicator, as C code in the process would hold it. Open MPI:
+        // MPI_Comm_f2c of its Fortran handle (MPI_Comm is a pointer). MPICH: MPI_Comm is an int
+        // and MPI_Comm_f2c a macro that returns the Fortran handle itself.
+        static IntPtr CHandleOf(Communicator c) => CHandleOf((int)Oompi.Interop.CommToFortran(c.Comm));
+
+        static unsafe IntPtr CHandleOf(int fortran)
         {
-            int f = (int)Oompi.Interop.CommToFortran(c.Comm);
-            bool mpich = Oompi.MpiEnvironment.LibraryVersion().Contains("MPICH");
-            IntPtr lib = NativeLibrary.Load(mpich ? "libmpich.so.12" : "libmpi.so.40");
-            IntPtr f2c = NativeLibrary.GetExport(lib, "MPI_Comm_f2c");
-            return mpich ? (IntPtr)((delegate* unmanaged<int, int>)f2c)(f) : ((delegate* unmanaged<int, IntPtr>)f2c)(f);
+            if (Oompi.MpiEnvironment.LibraryVersion().Contains("MPICH")) return (IntPtr)fortran;
+            IntPtr f2c = NativeLibrary.GetExport(NativeLibrary.Load("libmpi.so.40"), "MPI_Comm_f2c");
+            return ((delegate* unmanaged<int, IntPtr>)f2c)(fortran);
         }
 
         [Fact]
@@ -45,14 +46,7 @@ namespace MpiNetTests
             if (W.Size < 2) return;
             using var local = (Intracommunicator)W.Split(W.Rank % 2, W.Rank);
             using var inter = new Intercommunicator(local, 0, W, W.Rank % 2 == 0 ? 1 : 0, 41);
-            int f = (int)Oompi.Interop.CommToFortran(inter.Comm);
-            bool mpich = Oompi.MpiEnvironment.LibraryVersion().Contains("MPICH");
-            IntPtr handle;
-            unsafe
-            {
-                IntPtr f2c = NativeLibrary.GetExport(NativeLibrary.Load(mpich ? "libmpich.so.12" : "libmpi.so.40"), "MPI_Comm_f2c");
-                handle = mpich ? (IntPtr)((delegate* unmanaged<int, int>)f2c)(f) : ((delegate* unmanaged<int, IntPtr>)f2c)(f);
-            }
+            IntPtr handle = CHandleOf(inter);
             Assert.Throws<NotSupportedException>(() => Communicator.Adopt(handle));
             Assert.Equal(inter.RemoteSize, inter.Allreduce(1, Operation<int>.Add));  // untouched
         }

@@ -254,7 +254,7 @@ namespace MPI
                 var recv = outValues is not null && outValues.Length == n ? outValues : new T[n];
                 var pre = Predefined.For(op);
                 if (pre is not null) ops.Allreduce(comm, inValues, recv, pre);  // the common case, straight
-                else Reduction(ops, op, o => ops.Allreduce(comm, inValues, recv, o));
+                else AllreduceWithDelegate(ops, op, inValues, recv);
                 if (outValues is not null && outValues.Length > n)
                 {
                     Array.Copy(recv, outValues, n);
@@ -264,6 +264,11 @@ namespace MPI
             }
             catch (MpiException e) { throw Translate(e); }
         }
+
+        // A method of its own: the closure it makes would otherwise be allocated on every call of
+        // the caller, also when MPI's own op runs (C# makes a closure where its captures begin).
+        private void AllreduceWithDelegate<T>(ValueOps<T> ops, ReductionOperation<T> op, T[] inValues, T[] recv) =>
+            Reduction(ops, op, o => ops.Allreduce(comm, inValues, recv, o));
 
         // --- Scan, ExclusiveScan -------------------------------------------------------------
 

@@ -175,7 +175,9 @@ int comm::cart_map(const std::vector<int>& dims, const std::vector<int>& periods
                               dims.empty() ? &none : dims.data(),
                               periods.empty() ? &none : periods.data(), &rank);
   if (rc != MPI_SUCCESS) oompi::detail::throw_mpi_error("MPI_Cart_map", rc);
-  return rank;
+  // Open MPI 4.1 returns the caller's own rank even beyond the grid's nodes; MPI says
+  // MPI_UNDEFINED there (MPICH does).
+  return rank >= n ? MPI_UNDEFINED : rank;
 }
 
 int comm::graph_map(const std::vector<int>& index, const std::vector<int>& edges) const {
@@ -203,7 +205,8 @@ int comm::graph_map(const std::vector<int>& index, const std::vector<int>& edges
                                index.empty() ? &none : index.data(),
                                edges.empty() ? &none : edges.data(), &rank);
   if (rc != MPI_SUCCESS) oompi::detail::throw_mpi_error("MPI_Graph_map", rc);
-  return rank;
+  // As for cart_map: MPI_UNDEFINED beyond the graph's nodes (Open MPI 4.1 returns the rank).
+  return rank >= static_cast<int>(index.size()) ? MPI_UNDEFINED : rank;
 }
 
 graph_comm comm::create_graph(const std::vector<int>& index, const std::vector<int>& edges,

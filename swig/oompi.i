@@ -175,6 +175,11 @@ OOMPI_HANDLE_VECTOR_TYPEMAPS(oompi::rt::info)  // a language's own conversion of
 %include <oompi/rt/attribute.hpp>
 %include <oompi/rt/topology.hpp>
 %include <oompi/rt/intercomm.hpp>
+// Communicators made by other code in the process (C#: MPI.NET's Communicator.Adopt; Python
+// includes it in python.i with its mpi4py typemaps).
+#ifdef SWIGCSHARP
+%include <oompi/rt/interop.hpp>
+#endif
 %include <oompi/rt/environment.hpp>
 %include <oompi/rt/window.hpp>
 

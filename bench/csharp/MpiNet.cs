@@ -53,15 +53,30 @@ namespace OompiBench
             using var env = new MPI.Environment(ref cmdArgs, MPI.Threading.Multiple);
             var world = MPI.Communicator.world;
             var comm = world.Comm;
-            if (world.Size != 2)
+            // 1 rank: the self_* cases only (the layer's own cost, undisturbed by a peer that a
+            // loaded machine does not schedule); 2 ranks: everything.
+            bool selfOnly = world.Size == 1;
+            if (world.Size != 2 && !selfOnly)
             {
-                if (world.Rank == 0) Console.Error.WriteLine("csharp mpinet bench: run with exactly 2 ranks");
+                if (world.Rank == 0) Console.Error.WriteLine("csharp mpinet bench: run with 2 ranks (or 1: the self cases only)");
                 return 2;
             }
             int rank = world.Rank, peer = 1 - rank;
             bool first = rank == 0;
 
             var cases = new List<(string name, List<(string sys, Step run)> systems)>();
+            Op oompiAdd = Op.Create<int>((input, inOut) =>
+            {
+                for (int k = 0; k < inOut.Length; k++) inOut[k] = input[k] + inOut[k];
+            }, commutative: false);
+            if (!selfOnly) AddPeerCases(cases, world, comm, rank, peer, first, oompiAdd);
+            AddSelfCases(cases, oompiAdd);
+            return Measure(cases, world, rank, rounds, blockMs);
+        }
+
+        static void AddPeerCases(List<(string name, List<(string sys, Step run)> systems)> cases, MPI.Intracommunicator world,
+                                 Comm comm, int rank, int peer, bool first, Op oompiAdd)
+        {
             foreach (int size in new[] { 8, 4 << 20 })
             {
                 var buf = new byte[size];
@@ -93,6 +108,10 @@ namespace OompiBench
                     ("mpinet_scalar", n => { double x = 1.0 + rank; for (long i = 0; i < n; i++) x = world.Allreduce(x, MPI.Operation<double>.Add) - x; }),
                 }));
             }
+            // Ints: one int (MPI.NET's Send<int>/Receive<int> against oompi's one-element
+            // array), an int[1024], and an int Allreduce with Operation<int>.Add and with a
+            // lambda (oompi: its own user op, made once).
+            AddIntCases(cases, "", world, peer, first, oompiAdd);
             {
                 Node list = null;
                 SerialNode slist = null;
@@ -124,8 +143,12 @@ namespace OompiBench
                 }));
             }
 
-            // The layer's own cost without a peer: the self communicator (no wait for another
-            // process, so the load of the machine disturbs it least).
+        }
+
+        // The layer's own cost without a peer: the self communicator (no wait for another
+        // process, so the load of the machine disturbs it least).
+        static void AddSelfCases(List<(string name, List<(string sys, Step run)> systems)> cases, Op oompiAdd)
+        {
             {
                 var self = MPI.Communicator.self;
                 var oself = self.Comm;
@@ -142,7 +165,13 @@ namespace OompiBench
                     ("oompi", n => { for (long i = 0; i < n; i++) oself.Allreduce(s, r, Op.Sum); }),
                     ("mpinet", n => { for (long i = 0; i < n; i++) self.Allreduce(s, MPI.Operation<double>.Add, ref r); }),
                 }));
+                AddIntCases(cases, "self_", self, 0, true, oompiAdd);
             }
+        }
+
+        static int Measure(List<(string name, List<(string sys, Step run)> systems)> cases, MPI.Intracommunicator world,
+                           int rank, int rounds, double blockMs)
+        {
 
             // Calibration: iterations per block from the oompi system, agreed by both ranks.
             var iters = new long[cases.Count];
@@ -162,7 +191,7 @@ namespace OompiBench
             var samples = new Dictionary<(string, string), List<double>>();
             var outp = new System.Text.StringBuilder();
             if (rank == 0)
-                outp.Append("{\"type\":\"meta\",\"bench\":\"csharp_mpinet\",\"title\":\"namespace MPI (MPI.NET's API) vs oompi's C# API vs raw C, 2 ranks, interleaved blocks\"")
+                outp.Append("{\"type\":\"meta\",\"bench\":\"csharp_mpinet\",\"title\":\"namespace MPI (MPI.NET's API) vs oompi's C# API vs raw C, " + world.Size + " rank(s), interleaved blocks\"")
                     .Append(",\"baseline\":\"oompi\",\"case_label\":\"case\",\"metrics\":{\"time_us\":{\"label\":\"time per round trip or call\",\"unit\":\"µs\",\"better\":\"lower\"}}}\n");
             for (int round = -1; round < rounds; round++)  // round -1: unrecorded warm-up
             {
@@ -197,6 +226,60 @@ namespace OompiBench
                     Console.Error.WriteLine($"{name,-16} {sys,-20} {Median(v),10:F3} {Median(v.Select((x, i) => x / o[i])),8:F3} {vsRaw,8}");
                 }
             return 0;
+        }
+
+        // The int cases on comm (world: ping-pong with peer; self: a send and a receive to itself).
+        static void AddIntCases(List<(string name, List<(string sys, Step run)> systems)> cases, string prefix,
+                                MPI.Intracommunicator comm, int peer, bool first, Op oompiAdd)
+        {
+            var oc = comm.Comm;
+            var one = new int[1];
+            cases.Add(($"{prefix}int_pingpong", new()
+            {
+                ("oompi", n =>
+                {
+                    for (long i = 0; i < n; i++)
+                        if (first) { oc.Send(one, peer, 0); oc.Recv(one, peer, 0); }
+                        else { oc.Recv(one, peer, 0); oc.Send(one, peer, 0); }
+                }),
+                ("mpinet", n =>
+                {
+                    int x = 7;
+                    for (long i = 0; i < n; i++)
+                        if (first) { comm.Send(x, peer, 0); x = comm.Receive<int>(peer, 0); }
+                        else { x = comm.Receive<int>(peer, 0); comm.Send(x, peer, 0); }
+                }),
+            }));
+            // On self a blocking send must fit Open MPI's self-transport eager limit (1 KiB), or
+            // it waits for a receive that comes after it: 128 ints there, 1024 between ranks.
+            var ints = new int[comm.Size == 1 ? 128 : 1024];
+            cases.Add(($"{prefix}ints_pingpong_{ints.Length}", new()
+            {
+                ("oompi", n =>
+                {
+                    for (long i = 0; i < n; i++)
+                        if (first) { oc.Send(ints, peer, 0); oc.Recv(ints, peer, 0); }
+                        else { oc.Recv(ints, peer, 0); oc.Send(ints, peer, 0); }
+                }),
+                ("mpinet", n =>
+                {
+                    for (long i = 0; i < n; i++)
+                        if (first) { comm.Send(ints, peer, 0); comm.Receive(peer, 0, ref ints); }
+                        else { comm.Receive(peer, 0, ref ints); comm.Send(ints, peer, 0); }
+                }),
+            }));
+            var s = new[] { 3 };
+            var r = new int[1];
+            cases.Add(($"{prefix}allreduce_int_add", new()
+            {
+                ("oompi", n => { for (long i = 0; i < n; i++) oc.Allreduce(s, r, Op.Sum); }),
+                ("mpinet", n => { int x = 3; for (long i = 0; i < n; i++) x = comm.Allreduce(x, MPI.Operation<int>.Add) - x; }),
+            }));
+            cases.Add(($"{prefix}allreduce_int_lambda", new()
+            {
+                ("oompi", n => { for (long i = 0; i < n; i++) oc.Allreduce(s, r, oompiAdd); }),
+                ("mpinet", n => { int x = 3; for (long i = 0; i < n; i++) x = comm.Allreduce(x, (a, b) => a + b) - x; }),
+            }));
         }
 
         static double Block(MPI.Intracommunicator world, Step run, long iters)

@@ -80,7 +80,9 @@ namespace MpiNetTests
             Assert.Equal(string.Concat(Enumerable.Range(0, R + 1)), W.Scan(R.ToString(), Operation<string>.Add));
             Assert.Equal(R == 0 ? null : string.Concat(Enumerable.Range(0, R)), W.ExclusiveScan(R.ToString(), Operation<string>.Add));
             Assert.Equal(new[] { R + 1, R * (R + 1) / 2 }, W.Scan(new[] { 1, R }, Operation<int>.Add));
-            Assert.Equal(new[] { R, R * (R - 1) / 2 }, W.ExclusiveScan(new[] { 1, R }, Operation<int>.Add));
+            // Arrays: process 0 receives null (MPI.NET's documented result).
+            Assert.Equal(R == 0 ? null : new[] { R, R * (R - 1) / 2 }, W.ExclusiveScan(new[] { 1, R }, Operation<int>.Add));
+            Assert.Equal(R == 0 ? null : new[] { string.Concat(Enumerable.Range(0, R)) }, W.ExclusiveScan(new[] { R.ToString() }, Operation<string>.Add));
         }
 
         [Fact]
@@ -158,6 +160,34 @@ namespace MpiNetTests
             Assert.ThrowsAny<Exception>(() => W.Allreduce("s", (a, b) => throw new InvalidTimeZoneException("boom")));
             // And the world still works.
             Assert.Equal(P, W.Allreduce(1, Operation<int>.Add));
+        }
+
+        // One delegate, reused (its MPI op is cached): it throws only while 'fail' is set.
+        static bool fail;
+        static readonly ReductionOperation<int> Flaky = (a, b) => fail ? throw new InvalidTimeZoneException("flaky") : a + b;
+
+        [Fact]
+        public void CachedDelegateOpSurvivesAThrow()
+        {
+            int expected = P * (P - 1) / 2;
+            Assert.Equal(expected, W.Allreduce(R, Flaky));
+            fail = true;
+            try
+            {
+                Exception e = null, ea = null;
+                try { W.Allreduce(R, Flaky); } catch (Exception x) { e = x; }
+                try { W.Allreduce(new[] { R, 1 }, Flaky); } catch (Exception x) { ea = x; }
+                if (P > 1)
+                {
+                    Assert.True(e is InvalidTimeZoneException || e is MPIException, e?.ToString() ?? "no exception");
+                    Assert.True(ea is InvalidTimeZoneException || ea is MPIException, ea?.ToString() ?? "no exception");
+                }
+            }
+            finally { fail = false; }
+            // The same delegate (the same cached op) works again, for values and arrays.
+            Assert.Equal(expected, W.Allreduce(R, Flaky));
+            Assert.Equal(new[] { expected, P }, W.Allreduce(new[] { R, 1 }, Flaky));
+            Assert.Equal(expected, W.Reduce(R, Flaky, 0) + (R == 0 ? 0 : expected));
         }
 
         [Fact]

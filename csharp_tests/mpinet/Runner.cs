@@ -9,7 +9,8 @@ namespace MpiNetTests
 {
     /// <summary>
     /// <c>MpiNetTests.dll seed002_fig3 | seed002_fig4</c> runs one of seed 002's programs;
-    /// <c>MpiNetTests.dll conformance [name...]</c> runs every [Fact] here under one
+    /// <c>MpiNetTests.dll conformance [name...] [-name...]</c> runs every [Fact] here (or those
+    /// whose name holds a given part, without those holding a "-" part) under one
     /// MPI.Environment, in name order on every rank; after each test the ranks agree on its
     /// verdict (an Allreduce through namespace MPI), and a test that takes longer than
     /// OOMPI_TEST_WATCHDOG seconds (default 60) aborts the job instead of hanging it.
@@ -26,6 +27,7 @@ namespace MpiNetTests
                 Fig4.HighlevelRoundRobin.Main();
                 return 0;
             }
+            if (what == "spawn_child") return SpawnTests.Child(args[1..]);
             if (what != "conformance")
             {
                 Console.Error.WriteLine($"MpiNetTests: unknown program {what}");
@@ -40,7 +42,9 @@ namespace MpiNetTests
                     .SelectMany(t => t.GetMethods().Select(m => (t, m)))
                     .Where(x => x.m.GetCustomAttribute<FactAttribute>() is not null)
                     .Select(x => (x.t, x.m, name: $"{x.t.Name}.{x.m.Name}"))
-                    .Where(x => rest.Length == 0 || rest.Any(a => x.name.Contains(a)))
+                    // Arguments name tests to run (a part of the name); "-Name" leaves tests out.
+                    .Where(x => !rest.Where(a => a.StartsWith('-')).Any(a => x.name.Contains(a[1..])))
+                    .Where(x => !rest.Any(a => !a.StartsWith('-')) || rest.Any(a => !a.StartsWith('-') && x.name.Contains(a)))
                     .OrderBy(x => x.name, StringComparer.Ordinal).ToList();
                 int passed = 0, failed = 0;
                 foreach (var (type, method, name) in tests)

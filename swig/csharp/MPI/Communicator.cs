@@ -1,4 +1,5 @@
 using System;
+using System.Reflection;
 using Oompi;
 
 namespace MPI
@@ -93,6 +94,36 @@ namespace MPI
             return new Intracommunicator(c);
         }
 
+        /// <summary>
+        /// A communicator made by other code in this process (a C library, P/Invoke), given by
+        /// its C handle (MPI_Comm: a pointer on Open MPI, an int on MPICH, widened): an
+        /// <see cref="Intracommunicator"/> (topology information is not carried over). Unlike
+        /// MPI.NET, the handle stays its maker's: Dispose forgets it, its maker frees it.
+        /// Intercommunicator handles: NotSupportedException (oompi's facade adopts them as plain
+        /// communicators, without their remote group). A handle that is not a communicator is
+        /// undefined behaviour in MPI, as in MPI.NET; zero: ArgumentException.
+        /// </summary>
+        public static Communicator Adopt(IntPtr comm)
+        {
+            if (comm == IntPtr.Zero) throw new ArgumentException("MPI: Adopt: a zero communicator handle", nameof(comm));
+            Comm c;
+            try
+            {
+                unsafe
+                {
+                    IntPtr handle = comm;  // an MPI_Comm variable (little-endian: MPICH's int is its low half)
+                    c = Interop.CommFromAddress((long)(IntPtr)(&handle));
+                }
+            }
+            catch (MpiException e) { throw Translate(e); }
+            if (c.IsInter())
+            {
+                c.Dispose();
+                throw new NotSupportedException("MPI: Adopt of an intercommunicator handle is not supported (oompi adopts it without its remote group)");
+            }
+            return new Intracommunicator(c);
+        }
+
         internal static Exception Translate(MpiException e) => Errors.Translate(e);
 
         /// <summary>The number of processes.</summary>
@@ -173,9 +204,42 @@ namespace MPI
         /// <summary>Frees the communicator (world and self stay). Idempotent.</summary>
         public virtual void Dispose()
         {
-            if (!predefined) comm.Dispose();
+            if (!predefined) DisposeProxy(comm);
             GC.SuppressFinalize(this);
         }
+
+        // The generated proxies' Dispose(bool) is not virtual (SWIG 4.1 ignores the typemap's
+        // "protected override"), so Comm.Dispose() on an Intercomm, CartComm or GraphComm frees
+        // the native object through Comm's pointer and leaves the derived proxy's own pointer
+        // dangling: later calls read freed memory instead of throwing ObjectDisposedException.
+        // Dispose the most derived proxy, which closes the handle and forgets both pointers.
+        // Found by reflection (once per class), so this also compiles and stays right once the
+        // typemap takes effect and Dispose(bool) becomes a protected override.
+        private static void DisposeProxy(Comm c)
+        {
+            var dispose = DisposeOf.GetOrAdd(c.GetType(), static t =>
+            {
+                for (var k = t; k is not null && k != typeof(Comm); k = k.BaseType)
+                {
+                    var m = k.GetMethod("Dispose", BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DeclaredOnly,
+                                        null, new[] { typeof(bool) }, null);
+                    if (m is not null) return m;
+                }
+                return null;
+            });
+            if (dispose is null) c.Dispose();
+            else
+            {
+                try { dispose.Invoke(c, DisposingTrue); }
+                catch (TargetInvocationException e) when (e.InnerException is not null)
+                {
+                    System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(e.InnerException);
+                }
+            }
+        }
+
+        private static readonly System.Collections.Concurrent.ConcurrentDictionary<Type, MethodInfo> DisposeOf = new();
+        private static readonly object[] DisposingTrue = { true };
 
         /// <summary>Waits until every process has entered the barrier.</summary>
         public void Barrier()

@@ -7,9 +7,18 @@ namespace MPI
     /// Two disjoint groups (MPI.NET's Intercommunicator over an oompi intercommunicator):
     /// point-to-point ranks name processes of the remote group.
     /// </summary>
-    public class Intercommunicator : Communicator
+    public partial class Intercommunicator : Communicator
     {
         internal Intercommunicator(Comm comm) : base(comm) { }
+
+        /// <summary>
+        /// The root argument of a rooted collective at the root itself (MPI_ROOT). MPI.NET had a
+        /// const; MPI's value differs between Open MPI and MPICH, hence static readonly here.
+        /// </summary>
+        public static readonly int Root = Mpi.Root;
+
+        /// <summary>The root argument at the other processes of the root's group (MPI_PROC_NULL): they take no part in the data.</summary>
+        public static readonly int Null = Mpi.ProcNull;
 
         /// <summary>
         /// Joins the local group of <paramref name="localComm"/> with a remote one (collective over

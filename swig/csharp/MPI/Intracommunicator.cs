@@ -36,6 +36,9 @@ namespace MPI
             catch (MpiException e) { throw Translate(e); }
         }
 
+        /// <summary>An intracommunicator made by other code, by its C handle (see <see cref="Communicator.Adopt(IntPtr)"/>).</summary>
+        public static new Intracommunicator Adopt(IntPtr comm) => (Intracommunicator)Communicator.Adopt(comm);
+
         /// <summary>The processes that spawned this job (null when it was not spawned).</summary>
         public Intercommunicator Parent => Intercommunicator.ParentOf();
 
@@ -59,11 +62,9 @@ namespace MPI
                 return;
             }
             Exception thrown = null;
-            using (var user = ops.UserOp(op))
-            {
-                try { run(user); }
-                catch (UserFunctionException e) { thrown = e.InnerException ?? e; }
-            }
+            var user = ops.UserOp(op);  // cached per delegate: not disposed here
+            try { run(user); }
+            catch (UserFunctionException e) { thrown = e.InnerException ?? e; }
             var flag = new[] { thrown is null ? 0 : 1 };
             var any = new int[1];
             comm.Allreduce(flag, any, Oompi.Op.Max);
@@ -218,10 +219,12 @@ namespace MPI
             {
                 var ops = ValueOps<T>.For;
                 if (ops is null) return Objects<T>.Reduce(comm, value, op, 0, true);
-                var send = new[] { value };
-                var recv = new T[1];
-                Reduction(ops, op, o => ops.Allreduce(comm, send, recv, o));
-                return recv[0];
+                var pre = Predefined.For(op);
+                if (pre is not null) return ops.AllreduceOne(comm, value, pre);  // the common case, straight
+                T result = ops.AllreduceOneChecked(comm, value, op, out bool failed, out Exception thrown);
+                if (thrown is not null) ExceptionDispatchInfo.Throw(thrown);
+                if (failed) throw new MPIException("MPI: the reduction operation threw on another process");
+                return result;
             }
             catch (MpiException e) { throw Translate(e); }
         }
@@ -251,7 +254,7 @@ namespace MPI
                 var recv = outValues is not null && outValues.Length == n ? outValues : new T[n];
                 var pre = Predefined.For(op);
                 if (pre is not null) ops.Allreduce(comm, inValues, recv, pre);  // the common case, straight
-                else Reduction(ops, op, o => ops.Allreduce(comm, inValues, recv, o));
+                else AllreduceWithDelegate(ops, op, inValues, recv);
                 if (outValues is not null && outValues.Length > n)
                 {
                     Array.Copy(recv, outValues, n);
@@ -261,6 +264,11 @@ namespace MPI
             }
             catch (MpiException e) { throw Translate(e); }
         }
+
+        // A method of its own: the closure it makes would otherwise be allocated on every call of
+        // the caller, also when MPI's own op runs (C# makes a closure where its captures begin).
+        private void AllreduceWithDelegate<T>(ValueOps<T> ops, ReductionOperation<T> op, T[] inValues, T[] recv) =>
+            Reduction(ops, op, o => ops.Allreduce(comm, inValues, recv, o));
 
         // --- Scan, ExclusiveScan -------------------------------------------------------------
 
@@ -281,7 +289,7 @@ namespace MPI
         /// <summary>Elementwise inclusive scan into <paramref name="outValues"/>.</summary>
         public void Scan<T>(T[] inValues, ReductionOperation<T> op, ref T[] outValues) => ScanArray(inValues, op, ref outValues, false);
 
-        /// <summary>Elementwise exclusive scan of arrays (process 0: default values).</summary>
+        /// <summary>Elementwise exclusive scan of arrays (process 0: null, as MPI.NET documents).</summary>
         public T[] ExclusiveScan<T>(T[] values, ReductionOperation<T> op)
         {
             T[] r = null;
@@ -289,7 +297,7 @@ namespace MPI
             return r;
         }
 
-        /// <summary>Elementwise exclusive scan into <paramref name="outValues"/>.</summary>
+        /// <summary>Elementwise exclusive scan into <paramref name="outValues"/> (null on process 0).</summary>
         public void ExclusiveScan<T>(T[] inValues, ReductionOperation<T> op, ref T[] outValues) => ScanArray(inValues, op, ref outValues, true);
 
         private T ScanOne<T>(T value, ReductionOperation<T> op, bool exclusive)
@@ -317,15 +325,14 @@ namespace MPI
                 var ops = ValueOps<T>.For;
                 if (ops is null)
                 {
-                    outValues = FoldPrefix(Objects<T[]>.Gather(comm, inValues, 0, true), Elementwise(op), exclusive)
-                                ?? new T[inValues.Length];
+                    outValues = FoldPrefix(Objects<T[]>.Gather(comm, inValues, 0, true), Elementwise(op), exclusive);
+                    if (!exclusive) outValues ??= new T[inValues.Length];
                     return;
                 }
                 var recv = new T[inValues.Length];
                 if (exclusive) Reduction(ops, op, o => ops.ExclusiveScan(comm, inValues, recv, o));
                 else Reduction(ops, op, o => ops.Scan(comm, inValues, recv, o));
-                if (exclusive && Rank == 0) Array.Clear(recv);
-                outValues = recv;
+                outValues = exclusive && Rank == 0 ? null : recv;  // MPI.NET: process 0 receives a null array
             }
             catch (MpiException e) { throw Translate(e); }
         }

@@ -53,6 +53,21 @@ namespace MPI
             return Call(() => old.comm.CreateCart(dims, Array.ConvertAll(periods, p => p ? 1 : 0), reorder));
         }
 
+        /// <summary>
+        /// The rank this process would have in a grid of <paramref name="dims"/> over
+        /// <paramref name="oldcomm"/> (MPI_Cart_map; local): <c>Mpi.Undefined</c> (MPI_UNDEFINED)
+        /// when the grid leaves it out. Bad dimensions: ArgumentException.
+        /// </summary>
+        public static int Map(Intracommunicator oldcomm, int ndims, int[] dims, bool[] periods)
+        {
+            if (oldcomm is null) throw new ArgumentNullException(nameof(oldcomm));
+            if (dims is null) throw new ArgumentNullException(nameof(dims));
+            if (periods is null) throw new ArgumentNullException(nameof(periods));
+            if (dims.Length != ndims || periods.Length != ndims)
+                throw new ArgumentException($"MPI: {ndims} dimensions, {dims.Length} sizes and {periods.Length} periods");
+            return Call(() => oldcomm.comm.CartMap(dims, Array.ConvertAll(periods, p => p ? 1 : 0)));
+        }
+
         /// <summary>Fills the zero entries of <paramref name="dims"/> with a balanced split of <paramref name="nnodes"/> processes (MPI_Dims_create).</summary>
         public static void ComputeDimensions(int nnodes, int ndims, ref int[] dims)
         {
@@ -143,6 +158,13 @@ namespace MPI
         private static GraphComm Make(Intracommunicator old, int[][] edges, bool reorder)
         {
             if (old is null) throw new ArgumentNullException(nameof(old));
+            var (index, flat) = Flatten(edges);
+            return Call(() => old.comm.CreateGraph(index, flat, reorder));
+        }
+
+        // MPI's index/edges form of edges[i] = node i's neighbours.
+        private static (int[] index, int[] flat) Flatten(int[][] edges)
+        {
             if (edges is null) throw new ArgumentNullException(nameof(edges));
             var index = new int[edges.Length];
             var flat = new List<int>();
@@ -151,7 +173,19 @@ namespace MPI
                 flat.AddRange(edges[i] ?? throw new ArgumentNullException(nameof(edges), $"MPI: edges[{i}] is null"));
                 index[i] = flat.Count;
             }
-            return Call(() => old.comm.CreateGraph(index, flat.ToArray(), reorder));
+            return (index, flat.ToArray());
+        }
+
+        /// <summary>
+        /// The rank this process would have in the graph <paramref name="edges"/> over
+        /// <paramref name="oldcomm"/> (MPI_Graph_map; local): <c>Mpi.Undefined</c> when the
+        /// graph leaves it out. A bad graph: ArgumentException.
+        /// </summary>
+        public static int Map(Intracommunicator oldcomm, int[][] edges)
+        {
+            if (oldcomm is null) throw new ArgumentNullException(nameof(oldcomm));
+            var (index, flat) = Flatten(edges);
+            return Call(() => oldcomm.comm.GraphMap(index, flat));
         }
 
         /// <summary>Every node's neighbours.</summary>

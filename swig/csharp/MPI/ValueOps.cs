@@ -35,6 +35,15 @@ namespace MPI
         internal abstract void Broadcast(Comm c, T[] values, int root);
         internal abstract void Reduce(Comm c, T[] send, T[] recv, Op op, int root);
         internal abstract void Allreduce(Comm c, T[] send, T[] recv, Op op);
+        /// <summary>One value's allreduce, with no arrays (the most common reduction).</summary>
+        internal abstract T AllreduceOne(Comm c, T value, Op op);
+        /// <summary>
+        /// One value's allreduce with a delegate, in one collective: each value travels with a
+        /// flag that the op sets when <paramref name="op"/> throws, so every process learns of
+        /// it from the result (<paramref name="failed"/>) without a second collective to agree;
+        /// <paramref name="thrown"/> is the exception where it was thrown here.
+        /// </summary>
+        internal abstract T AllreduceOneChecked(Comm c, T value, ReductionOperation<T> op, out bool failed, out Exception thrown);
         internal abstract void Scan(Comm c, T[] send, T[] recv, Op op);
         internal abstract void ExclusiveScan(Comm c, T[] send, T[] recv, Op op);
         internal abstract void ReduceScatter(Comm c, T[] send, T[] recv, int[] counts, Op op);
@@ -46,7 +55,10 @@ namespace MPI
         internal abstract void Scatterv(Comm c, T[] send, int[] counts, int[] displs, T[] recv, int root);
         internal abstract void Alltoall(Comm c, T[] send, T[] recv);
         internal abstract void Alltoallv(Comm c, T[] send, int[] sendCounts, int[] sendDispls, T[] recv, int[] recvCounts, int[] recvDispls);
-        /// <summary>An MPI user op applying <paramref name="op"/> elementwise (not commutative: MPI keeps rank order).</summary>
+        /// <summary>
+        /// An MPI user op applying <paramref name="op"/> elementwise (not commutative: MPI keeps
+        /// rank order); the same Op for the same delegate (cached: callers do not dispose it).
+        /// </summary>
         internal abstract Op UserOp(ReductionOperation<T> op);
     }
 
@@ -76,6 +88,12 @@ namespace MPI
         internal override void Broadcast(Comm c, U[] values, int root) => c.Bcast(values, root);
         internal override void Reduce(Comm c, U[] send, U[] recv, Op op, int root) => c.Reduce(send, recv, op, root);
         internal override void Allreduce(Comm c, U[] send, U[] recv, Op op) => c.Allreduce(send, recv, op);
+        internal override U AllreduceOne(Comm c, U value, Op op)
+        {
+            U result = default;
+            c.Allreduce(MemoryMarshal.CreateReadOnlySpan(ref value, 1), MemoryMarshal.CreateSpan(ref result, 1), op);
+            return result;
+        }
         internal override void Scan(Comm c, U[] send, U[] recv, Op op) => c.Scan(send, recv, op);
         internal override void ExclusiveScan(Comm c, U[] send, U[] recv, Op op) => c.Exscan(send, recv, op);
         internal override void ReduceScatter(Comm c, U[] send, U[] recv, int[] counts, Op op) =>
@@ -93,10 +111,78 @@ namespace MPI
         internal override void Alltoallv(Comm c, U[] send, int[] sendCounts, int[] sendDispls, U[] recv, int[] recvCounts, int[] recvDispls) =>
             c.Alltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
 
-        internal override Op UserOp(ReductionOperation<U> op) =>
-            Op.Create<U>((input, inOut) =>
+        // One MPI op per delegate, made on its first reduction and kept while the delegate lives:
+        // a lambda written in a call (world.Allreduce(x, (a, b) => a + b)) is one cached
+        // delegate, so MPI_Op_create/MPI_Op_free do not run on every reduction.
+        private static readonly ConditionalWeakTable<ReductionOperation<U>, Op> userOps = new();
+
+        // The value travels as two elements of U's own datatype: [value, flag], the flag a U whose
+        // first byte is 1 once the delegate threw anywhere. (A struct of U and an int would need
+        // an MPI struct datatype, which MPI copies several times slower than U's; MPI splits a
+        // reduction only at element boundaries of long messages, never a 2-element one.)
+        [ThreadStatic] private static Exception opError;  // the op runs on the calling thread
+        private static readonly ConditionalWeakTable<ReductionOperation<U>, Op> checkedOps = new();
+        // The last delegate and its op, as one object (read and replaced atomically): a loop
+        // reuses one delegate, and then no table look-up is needed.
+        private sealed record LastOp(ReductionOperation<U> Function, Op Op);
+        private static LastOp lastChecked;
+
+        private static bool Flagged(U u) => MemoryMarshal.AsBytes(MemoryMarshal.CreateReadOnlySpan(ref u, 1))[0] != 0;
+
+        private static U Flag()
+        {
+            U u = default;
+            MemoryMarshal.AsBytes(MemoryMarshal.CreateSpan(ref u, 1))[0] = 1;
+            return u;
+        }
+
+        private static Op CheckedOp(ReductionOperation<U> op)
+        {
+            var last = lastChecked;
+            if (last is not null && ReferenceEquals(last.Function, op)) return last.Op;
+            var made = checkedOps.GetValue(op, static f => Op.Create<U>((input, inOut) =>
             {
-                for (int i = 0; i < inOut.Length; i++) inOut[i] = op(input[i], inOut[i]);
-            }, commutative: false);
+                for (int i = 0; i + 1 < inOut.Length; i += 2)
+                {
+                    if (Flagged(input[i + 1]) || Flagged(inOut[i + 1]))
+                    {
+                        inOut[i + 1] = Flag();
+                        continue;
+                    }
+                    try { inOut[i] = f(input[i], inOut[i]); }
+                    catch (Exception e)
+                    {
+                        inOut[i + 1] = Flag();
+                        opError ??= e;
+                    }
+                }
+            }, commutative: false));
+            lastChecked = new LastOp(op, made);
+            return made;
+        }
+
+        internal override U AllreduceOneChecked(Comm c, U value, ReductionOperation<U> op, out bool failed, out Exception thrown)
+        {
+            var user = CheckedOp(op);
+            Span<U> send = stackalloc U[2];
+            Span<U> result = stackalloc U[2];
+            send[0] = value;
+            send[1] = default;
+            opError = null;
+            try { c.Allreduce((ReadOnlySpan<U>)send, result, user); }
+            finally
+            {
+                thrown = opError;
+                opError = null;
+            }
+            failed = Flagged(result[1]) || thrown is not null;
+            return result[0];
+        }
+
+        internal override Op UserOp(ReductionOperation<U> op) =>
+            userOps.GetValue(op, static f => Op.Create<U>((input, inOut) =>
+            {
+                for (int i = 0; i < inOut.Length; i++) inOut[i] = f(input[i], inOut[i]);
+            }, commutative: false));
     }
 }

@@ -128,10 +128,12 @@ public:
                                              const std::vector<int>& destinations,
                                              const std::vector<int>& destination_weights,
                                              bool reorder = false) const;
-  /// The rank this process would have in a Cartesian grid (MPI_Cart_map; local), or
-  /// `undefined` when it would be outside the grid.
+  /// The rank MPI would give this process in a Cartesian grid of `dims` over these processes
+  /// (MPI_Cart_map; local): `undefined` (MPI_UNDEFINED) beyond the grid's size. The arguments
+  /// are checked as create_cart checks them (std::invalid_argument).
   int cart_map(const std::vector<int>& dims, const std::vector<int>& periods) const;
-  /// The rank this process would have in a graph (MPI_Graph_map; local), or `undefined`.
+  /// The rank MPI would give this process in a graph of create_graph's form (MPI_Graph_map;
+  /// local): `undefined` beyond the graph's nodes. Checked as create_graph checks it.
   int graph_map(const std::vector<int>& index, const std::vector<int>& edges) const;
 
   // --- packing (src/pack.cpp): MPI_Pack / MPI_Unpack into and out of byte buffers ----------

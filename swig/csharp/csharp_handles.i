@@ -48,6 +48,16 @@ OOMPI_CS_DISPOSABLE(oompi::rt::keyval, true)
     }
   }
 %enddef
+// Dispose(bool) must be virtual, or Comm.Dispose() on an Intercomm/CartComm/... runs Comm's and
+// leaves the derived proxy's pointer dangling. SWIG takes the method's modifiers from the
+// destructor's %csmethodmodifiers (the global "public unsafe" above) over the typemap's
+// methodmodifiers, so they are set on the destructors themselves.
+%csmethodmodifiers oompi::rt::comm::~comm "public virtual unsafe";
+%csmethodmodifiers oompi::rt::topo_comm::~topo_comm "public override unsafe";
+%csmethodmodifiers oompi::rt::cart_comm::~cart_comm "public override unsafe";
+%csmethodmodifiers oompi::rt::dist_graph_comm::~dist_graph_comm "public override unsafe";
+%csmethodmodifiers oompi::rt::graph_comm::~graph_comm "public override unsafe";
+%csmethodmodifiers oompi::rt::intercomm::~intercomm "public override unsafe";
 OOMPI_CS_DISPOSABLE_COMM(oompi::rt::topo_comm)
 OOMPI_CS_DISPOSABLE_COMM(oompi::rt::cart_comm)
 OOMPI_CS_DISPOSABLE_COMM(oompi::rt::dist_graph_comm)

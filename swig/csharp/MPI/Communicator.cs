@@ -204,42 +204,11 @@ namespace MPI
         /// <summary>Frees the communicator (world and self stay). Idempotent.</summary>
         public virtual void Dispose()
         {
-            if (!predefined) DisposeProxy(comm);
+            // Dispose(bool) of the generated proxies is virtual (swig/csharp/csharp_handles.i):
+            // an Intercomm's or CartComm's Dispose closes the handle and forgets both pointers.
+            if (!predefined) comm.Dispose();
             GC.SuppressFinalize(this);
         }
-
-        // The generated proxies' Dispose(bool) is not virtual (SWIG 4.1 ignores the typemap's
-        // "protected override"), so Comm.Dispose() on an Intercomm, CartComm or GraphComm frees
-        // the native object through Comm's pointer and leaves the derived proxy's own pointer
-        // dangling: later calls read freed memory instead of throwing ObjectDisposedException.
-        // Dispose the most derived proxy, which closes the handle and forgets both pointers.
-        // Found by reflection (once per class), so this also compiles and stays right once the
-        // typemap takes effect and Dispose(bool) becomes a protected override.
-        private static void DisposeProxy(Comm c)
-        {
-            var dispose = DisposeOf.GetOrAdd(c.GetType(), static t =>
-            {
-                for (var k = t; k is not null && k != typeof(Comm); k = k.BaseType)
-                {
-                    var m = k.GetMethod("Dispose", BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DeclaredOnly,
-                                        null, new[] { typeof(bool) }, null);
-                    if (m is not null) return m;
-                }
-                return null;
-            });
-            if (dispose is null) c.Dispose();
-            else
-            {
-                try { dispose.Invoke(c, DisposingTrue); }
-                catch (TargetInvocationException e) when (e.InnerException is not null)
-                {
-                    System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(e.InnerException);
-                }
-            }
-        }
-
-        private static readonly System.Collections.Concurrent.ConcurrentDictionary<Type, MethodInfo> DisposeOf = new();
-        private static readonly object[] DisposingTrue = { true };
 
         /// <summary>Waits until every process has entered the barrier.</summary>
         public void Barrier()

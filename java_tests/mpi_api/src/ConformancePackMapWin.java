@@ -46,11 +46,15 @@ final class ConformancePackMapWin {
     Status st = world.sendRecv(raw, 12, MPI.BYTE, me, 41, pair, 1, di, me, 41);
     check(st.getElements(di) == 2 && st.getCount(di) == 1,
         "getElements of a struct: " + st.getElements(di) + ", count " + st.getCount(di));
-    st = world.sendRecv(raw, 9, MPI.BYTE, me, 42, pair, 1, di, me, 42);
-    check(st.getElements(di) == MPI.UNDEFINED && st.getCount(di) == MPI.UNDEFINED,
-        "getElements of data ending inside an element: " + st.getElements(di));
+    // 9 bytes into {double, int}: the signatures do not match, which MPI leaves erroneous; Open
+    // MPI delivers them (a count ending inside an element), MPICH refuses with MPI_ERR_TRUNCATE.
+    if (!MPI.getLibVersion().contains("MPICH")) {
+      st = world.sendRecv(raw, 9, MPI.BYTE, me, 42, pair, 1, di, me, 42);
+      check(st.getElements(di) == MPI.UNDEFINED && st.getCount(di) == MPI.UNDEFINED,
+          "getElements of data ending inside an element: " + st.getElements(di));
+      check(st.getElements(MPI.BYTE) == 9, "getElements in bytes");
+    }
     di.free();
-    check(st.getElements(MPI.BYTE) == 9, "getElements in bytes");
     // bad input: the buffer is left as it was
     byte[] small = new byte[8];
     Conformance.fails(MPI.ERR_TRUNCATE, "pack into too few bytes", () -> world.pack(ints, 3, MPI.INT, small, 0));

@@ -689,34 +689,13 @@ int run_scatter(const oompi_bench::options& opt) {
   return all_ok ? 0 : 1;
 }
 
-struct thread_args {
-  const oompi_bench::options* opt;
-  int rc = 0;
-};
-void* body(void* p) {
-  auto* a = static_cast<thread_args*>(p);
-  try {
-    a->rc = a->opt->get("which", "list") == "scatter" ? run_scatter(*a->opt) : run_list(*a->opt);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_objects: %s\n", e.what());
-    a->rc = 1;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   // The measuring thread makes all MPI calls; the main thread only waits for it.
   oompi::environment env(argc, argv, oompi::thread_level::serialized);
   const oompi_bench::options opt(argc, argv);
-  thread_args args{&opt};
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, std::size_t{512} << 20);
-  pthread_t t;
-  if (pthread_create(&t, &attr, &body, &args) != 0) return 3;
-  pthread_join(t, nullptr);
-  pthread_attr_destroy(&attr);
-  return args.rc;
+  return oompi_bench::run_on_big_stack("bench_objects", opt, [](const oompi_bench::options& o) {
+    return o.get("which", "list") == "scatter" ? run_scatter(o) : run_list(o);
+  });
 }

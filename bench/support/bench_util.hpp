@@ -8,6 +8,7 @@
 // Plain MPI and the standard library only, so that benches of any system can use it.
 
 #include <mpi.h>
+#include <pthread.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -170,6 +171,38 @@ inline std::string mpi_library_version() {
 template <class T>
 inline void do_not_optimize(T const& value) {
   asm volatile("" : : "r,m"(value) : "memory");
+}
+
+/// Runs `run(opt)` on a thread with a 512 MiB stack (deep object graphs: recursive encoders of
+/// the peers) and returns its exit code; an exception is printed as "<name>: <what>" and gives 1;
+/// 3 when the thread cannot be made. The caller's thread only waits.
+template <class Run>
+int run_on_big_stack(const char* name, const options& opt, Run run) {
+  struct args_t {
+    const char* name;
+    const options* opt;
+    Run* run;
+    int rc = 0;
+  } args{name, &opt, &run};
+  auto body = [](void* p) -> void* {
+    auto* a = static_cast<args_t*>(p);
+    try {
+      a->rc = (*a->run)(*a->opt);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s: %s\n", a->name, e.what());
+      a->rc = 1;
+    }
+    return nullptr;
+  };
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, std::size_t{512} << 20);
+  pthread_t t;
+  const int made = pthread_create(&t, &attr, body, &args);
+  pthread_attr_destroy(&attr);
+  if (made != 0) return 3;
+  pthread_join(t, nullptr);
+  return args.rc;
 }
 
 }  // namespace oompi_bench

@@ -19,13 +19,15 @@
 
 namespace oompi::wire::detail {
 
-/// address -> object id, open addressing with linear probing (no node allocations), 16-byte
-/// slots. Emptied in O(1) by a generation count, so one table per thread serves every message.
-/// The type of each object, by id, is kept beside it (only looked at when a reference repeats).
+/// address -> object id and type, open addressing with linear probing (no node allocations),
+/// 24-byte slots. Emptied in O(1) by a generation count, so one table per thread serves every
+/// message. Only objects that may be met again are entered: an object with one owner gets its id
+/// and nothing else (output_archive::write_owned), so a tree costs no table work at all.
 class pointer_map {
 public:
   struct slot {
     const void* key;
+    const type_ops* type;      // checked when a reference repeats
     std::uint32_t id;
     std::uint32_t generation;  // the slot is in use when this is the table's generation
   };
@@ -33,7 +35,6 @@ public:
   /// Forgets every entry.
   void clear() noexcept {
     size_ = 0;
-    types_.clear();
     if (++generation_ == 0) {  // wrapped: really clear once every 2^32 uses
       for (std::size_t i = 0; i < capacity_; ++i) slots_[i].generation = 0;
       generation_ = 1;
@@ -44,18 +45,18 @@ public:
     if (capacity_ > max_slots) {
       slots_.reset();
       capacity_ = size_ = 0;
-      std::vector<const type_ops*>().swap(types_);
     }
   }
 
-  /// The slot of `key`, inserting {key, id} if absent (`inserted` tells).
-  [[gnu::always_inline]] slot* find_or_insert(const void* key, std::uint32_t id, bool& inserted) {
+  /// The slot of `key`, inserting {key, type, id} if absent (`inserted` tells).
+  [[gnu::always_inline]] slot* find_or_insert(const void* key, const type_ops* type,
+                                              std::uint32_t id, bool& inserted) {
     if ((size_ + 1) * 2 > capacity_) rehash(capacity_ ? capacity_ * 2 : 256);
     std::size_t i = index_of(key);
     for (;;) {
       slot& s = slots_[i];
       if (s.generation != generation_) {
-        s = slot{key, id, generation_};
+        s = slot{key, type, id, generation_};
         ++size_;
         inserted = true;
         return &s;
@@ -67,10 +68,6 @@ public:
       i = (i + 1) & (capacity_ - 1);
     }
   }
-  /// Records the type of object `id` (ids are given in order: this is the next one).
-  void add_type(const type_ops* t) { types_.push_back(t); }
-  const type_ops* type_of(std::uint32_t id) const noexcept { return types_[id - 1]; }
-
 private:
   // Objects allocated one after another (a list's nodes) have nearby addresses: keep them in
   // nearby slots (the table is walked in address order, not at random, which matters once it
@@ -99,7 +96,6 @@ private:
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;
   std::uint32_t generation_ = 1;
-  std::vector<const type_ops*> types_;
 };
 
 /// Tables the archives of one thread reuse from message to message (a nested archive on the same
@@ -143,22 +139,29 @@ private:
   std::unique_ptr<Table> own_;
 };
 
-/// A received object, by id - 1. What a back-reference to it copies: `owner`, or, when the
-/// object arrived through a std::shared_ptr that stays where it is until the read ends (a field
-/// of an object the reader made), that pointer (`where`, no reference count taken: most objects
-/// are never referred to again). Both null when a std::unique_ptr owns the object.
+/// A received object, by id - 1. What a back-reference to it copies: when the object arrived
+/// through a std::shared_ptr that stays where it is until the read ends (a field of an object
+/// the reader made), that pointer (`where`, no reference count taken: most objects are never
+/// referred to again); otherwise the reference the table keeps (`owner`). Neither when a
+/// std::unique_ptr owns the object. Trivially destructible, so that a message's entries are
+/// let go of in O(1) (issue 28: a tree's nodes are never referred to again).
 struct object_entry {
-  void* object;
-  std::shared_ptr<void> owner;
+  void* object;                 // what input_archive::abandon empties
   const type_ops* type;
-  const void* where = nullptr;  // a std::shared_ptr<T> (T = the object's type) holding it
+  const void* where;            // a std::shared_ptr<T> (T = the object's type) holding it, or null
+  std::uint32_t owner;          // 1 + its index in object_table::owners, or 0
 };
-using object_table = std::vector<object_entry>;
+struct object_table {
+  std::vector<object_entry> entries;
+  std::vector<std::shared_ptr<void>> owners;  // objects that no in-place pointer holds
+};
 
 template <>
 inline void table_lease<object_table>::finish(object_table& t) noexcept {
-  t.clear();  // releases the archive's references
-  if (t.capacity() > (std::size_t{1} << 20)) object_table().swap(t);
+  t.entries.clear();
+  t.owners.clear();  // releases the archive's references
+  if (t.entries.capacity() > (std::size_t{1} << 20)) std::vector<object_entry>().swap(t.entries);
+  if (t.owners.capacity() > (std::size_t{1} << 20)) std::vector<std::shared_ptr<void>>().swap(t.owners);
 }
 
 template <>

@@ -47,16 +47,29 @@ public:
   T read_value() {
     static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>);
     if (sizeof(T) > remaining()) truncated(sizeof(T));
+    return read_value_checked<T>();
+  }
+  bool read_bool() {
+    if (remaining() < 1) truncated(1);
+    return read_bool_checked();
+  }
+  // Reads of bytes that need() has checked to be there (a run of fixed-size fields).
+  template <class T>
+  T read_value_checked() noexcept {
     T v;
     std::memcpy(&v, cur_, sizeof(T));
     cur_ += sizeof(T);
     if constexpr (!detail::host_little_endian && sizeof(T) > 1) v = detail::byteswap(v);
     return v;
   }
-  bool read_bool() {
-    const auto b = read_value<std::uint8_t>();
+  bool read_bool_checked() {
+    const auto b = read_value_checked<std::uint8_t>();
     if (b > 1) fail(problem::bool_byte, b, 0, 1);
     return b != 0;
+  }
+  void read_bytes_checked(void* p, std::size_t n) noexcept {
+    std::memcpy(p, cur_, n);
+    cur_ += n;
   }
   /// Bytes left that no open sequence has claimed for its elements still to come.
   std::size_t available() const noexcept {
@@ -64,8 +77,9 @@ public:
   }
   /// A size: at most the number of bytes available, so a corrupt size cannot make us allocate
   /// more than the message could possibly describe.
-  std::uint64_t read_size() {
-    const auto n = read_value<std::uint64_t>();
+  std::uint64_t read_size() { return size_checked(read_value<std::uint64_t>()); }
+  /// n, the size just read, unless it exceeds the bytes available.
+  std::uint64_t size_checked(std::uint64_t n) const {
     if (n > available()) fail(problem::size, n, available(), 8);
     return n;
   }
@@ -120,20 +134,12 @@ public:
   /// (null reference, or a back-reference now assigned to `p`).
   template <class P, class T = std::remove_cv_t<typename P::element_type>>
   [[gnu::always_inline]] T* read_shared(P& p) {
-    detail::check_reference_target<T>();
-    bool is_new = false;
-    const std::uint32_t id = read_id(is_new);
-    if (id == 0) {
-      p.reset();
-      return nullptr;
-    }
-    if (!is_new) {
-      p = shared_at<T>(id);
-      return nullptr;
-    }
+    if (!reads_new_object<T>(p)) return nullptr;
     auto obj = make_object<T>();
     T* raw = obj.get();
-    objects_->push_back(detail::object_entry{raw, obj, detail::key_of<T>()});
+    objects_->owners.push_back(obj);
+    add_object(raw, detail::key_of<T>(), nullptr,
+               static_cast<std::uint32_t>(objects_->owners.size()));
     p = std::move(obj);
     return raw;
   }
@@ -143,20 +149,10 @@ public:
   template <class T>
   [[gnu::always_inline]] T* read_shared_in_place(std::shared_ptr<T>& p) {
     static_assert(!std::is_const_v<T> && !std::is_volatile_v<T>);
-    detail::check_reference_target<T>();
-    bool is_new = false;
-    const std::uint32_t id = read_id(is_new);
-    if (id == 0) {
-      p.reset();
-      return nullptr;
-    }
-    if (!is_new) {
-      p = shared_at<T>(id);
-      return nullptr;
-    }
+    if (!reads_new_object<T>(p)) return nullptr;
     p = make_object<T>();
     T* raw = p.get();
-    objects_->push_back(detail::object_entry{raw, nullptr, detail::key_of<T>(), &p});
+    add_object(raw, detail::key_of<T>(), &p, 0);
     return raw;
   }
   /// The next n bytes, consumed (throws unless they are there).
@@ -182,7 +178,7 @@ public:
                   "give the type a default constructor");
     U* raw = new U();
     p.reset(raw);
-    objects_->push_back(detail::object_entry{raw, nullptr, detail::key_of<U>()});
+    add_object(raw, detail::key_of<U>(), nullptr, 0);
     return raw;
   }
 
@@ -212,7 +208,8 @@ public:
   /// graph with cycles is freed and a long chain is not destroyed recursively (children have
   /// higher ids than their parents, so each is empty before its owner lets it go).
   void abandon() noexcept {
-    for (auto it = objects_->rbegin(); it != objects_->rend(); ++it) it->type->reset(it->object);
+    const auto& all = objects_->entries;
+    for (auto it = all.rbegin(); it != all.rend(); ++it) it->type->reset(it->object);
   }
 
   /// The whole message must have been read.
@@ -275,7 +272,7 @@ private:
   [[gnu::always_inline]] std::uint32_t read_id(bool& is_new) {
     const auto id = read_value<std::uint32_t>();
     if (id == 0) return 0;
-    const std::size_t known = objects_->size();
+    const std::size_t known = objects_->entries.size();
     if (id & new_object_flag) {
       const std::uint32_t n = id & ~new_object_flag;
       if (n != known + 1) fail(problem::new_id, n, known + 1, 4);
@@ -285,13 +282,31 @@ private:
     if (id > known) fail(problem::early_reference, id, 0, 4);
     return id;
   }
+  /// Reads the reference id for a shared owner `p` of a T: true for a new object (whose fields
+  /// follow); else `p` now holds what it names (null, or an object read before).
+  template <class T, class P>
+  [[gnu::always_inline]] bool reads_new_object(P& p) {
+    detail::check_reference_target<T>();
+    bool is_new = false;
+    const std::uint32_t id = read_id(is_new);
+    if (id == 0) {
+      p.reset();
+      return false;
+    }
+    if (!is_new) p = shared_at<T>(id);
+    return is_new;
+  }
   template <class T>
   std::shared_ptr<T> shared_at(std::uint32_t id) {
-    const detail::object_entry& e = (*objects_)[id - 1];
+    const detail::object_entry& e = objects_->entries[id - 1];
     if (e.type != detail::key_of<T>()) fail(problem::other_type, id, 0, 4);
     if (e.where != nullptr) return *static_cast<const std::shared_ptr<T>*>(e.where);
-    if (!e.owner) fail(problem::unique_shared, id, 0, 4);
-    return std::static_pointer_cast<T>(e.owner);
+    if (e.owner == 0) fail(problem::unique_shared, id, 0, 4);
+    return std::static_pointer_cast<T>(objects_->owners[e.owner - 1]);
+  }
+  void add_object(void* object, const detail::type_ops* type, const void* where,
+                  std::uint32_t owner) {
+    objects_->entries.push_back(detail::object_entry{object, type, where, owner});
   }
   template <class T>
   static std::shared_ptr<T> make_object() {

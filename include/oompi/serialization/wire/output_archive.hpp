@@ -33,6 +33,8 @@ public:
   output_archive& operator=(const output_archive&) = delete;
 
   void write_bytes(const void* p, std::size_t n) { out_.append(p, n); }
+  /// n more bytes at the end of the message, for the caller to fill.
+  std::byte* extend(std::size_t n) { return out_.extend(n); }
   template <class T>
   void write_value(T v) {
     static_assert(std::is_arithmetic_v<T>);
@@ -80,13 +82,13 @@ public:
       return nullptr;
     }
     bool inserted = false;
-    auto* slot = ids_->find_or_insert(static_cast<const void*>(obj), next_id_, inserted);
+    auto* slot =
+        ids_->find_or_insert(static_cast<const void*>(obj), detail::key_of<T>(), next_id_, inserted);
     if (!inserted) {
-      if (ids_->type_of(slot->id) != detail::key_of<T>()) aliased();
+      if (slot->type != detail::key_of<T>()) aliased();
       write_value<std::uint32_t>(slot->id);
       return nullptr;
     }
-    ids_->add_type(detail::key_of<T>());
     write_value<std::uint32_t>(take_id() | new_object_flag);
     return obj;
   }
@@ -97,7 +99,6 @@ public:
   template <class T, class U>
   [[gnu::always_inline]] const T* write_owned(const std::shared_ptr<U>& p) {
     if (by_owner_ && p.use_count() == 1) {
-      ids_->add_type(nullptr);  // never looked up
       write_value<std::uint32_t>(take_id() | new_object_flag);
       return p.get();
     }
@@ -116,7 +117,6 @@ public:
       write_value<std::uint32_t>(0);
       return nullptr;
     }
-    ids_->add_type(nullptr);  // never looked up
     write_value<std::uint32_t>(take_id() | new_object_flag);
     return obj;
   }

@@ -118,13 +118,17 @@ void save_sequence(output_archive& ar, const T* p, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) ar(p[i]);
   }
 }
+[[noreturn, gnu::cold, gnu::noinline]] inline void fixed_size_mismatch(const input_archive& ar,
+                                                                      std::uint64_t got,
+                                                                      std::size_t n) {
+  ar.corrupt("an array of " + std::to_string(got) + " elements for a fixed size of " +
+                 std::to_string(n),
+             8);
+}
 template <class T>
 void load_fixed_sequence(input_archive& ar, T* p, std::size_t n) {
   const std::uint64_t got = ar.read_value<std::uint64_t>();
-  if (got != n)
-    ar.corrupt("an array of " + std::to_string(got) + " elements for a fixed size of " +
-                   std::to_string(n),
-               8);
+  if (got != n) fixed_size_mismatch(ar, got, n);
   if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
     ar.read_array(p, n);
   } else {

@@ -33,6 +33,7 @@
 #include <oompi/serialization.hpp>
 
 #include "support/bench_util.hpp"
+#include "support/object_rounds.hpp"
 
 #if defined(OOMPI_BENCH_HAVE_BOOST)
 #include <boost/mpi/communicator.hpp>
@@ -49,13 +50,9 @@
 #include <cereal/types/string.hpp>
 #include <cereal/types/vector.hpp>
 
-#include <pthread.h>
-#include <time.h>
 
 #include <algorithm>
 #include <array>
-#include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -393,23 +390,8 @@ struct records_shape {
 
 // --- systems ------------------------------------------------------------------------------------
 
-struct context {
-  int rank = 0, peer = 0;
-  oompi::intracommunicator world;
-#if defined(OOMPI_BENCH_HAVE_BOOST)
-  boost::mpi::communicator bworld;
-#endif
-};
-
-struct system {
-  const char* name;
-  const char* label;
-  std::function<void(context&, int n)> setup;  // rank 0 builds its value
-  std::function<void(context&)> round_trip;
-  std::function<void()> local;           // rank 0: encode its value and decode it, no MPI
-  std::function<bool(int n)> check;      // rank 0: what came back last is right
-  std::function<void()> teardown;
-};
+using context = oompi_bench::pair_context;
+using system = oompi_bench::object_system<context>;
 
 template <class V>
 void send_bytes(context& c, const V& bytes) {
@@ -417,13 +399,7 @@ void send_bytes(context& c, const V& bytes) {
 }
 template <class V>
 void recv_bytes(context& c, V& in) {
-  MPI_Message msg;
-  MPI_Status st;
-  MPI_Mprobe(c.peer, 0, MPI_COMM_WORLD, &msg, &st);
-  int n = 0;
-  MPI_Get_count(&st, MPI_BYTE, &n);
-  in.resize(static_cast<std::size_t>(n));
-  MPI_Mrecv(in.data(), n, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+  oompi_bench::recv_any_size(c.peer, MPI_BYTE, in);
 }
 
 // Rank 0 sends `mine` and receives `got`; rank 1 receives `got` and sends it back. Every system
@@ -553,30 +529,6 @@ std::vector<system> systems_of() {
 
 // --- measuring ------------------------------------------------------------------------------------
 
-double time_block(context& c, system& s, long iters) {
-  MPI_Barrier(MPI_COMM_WORLD);
-  const auto t0 = std::chrono::steady_clock::now();
-  for (long i = 0; i < iters; ++i) s.round_trip(c);
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-double time_local(system& s, long iters) {
-  const auto t0 = std::chrono::steady_clock::now();
-  for (long i = 0; i < iters; ++i) s.local();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-// Rank 1 waits without spinning while rank 0 runs the local blocks (a busy MPI wait would take
-// a core from rank 0 on a small machine).
-void polite_barrier() {
-  MPI_Request r;
-  MPI_Ibarrier(MPI_COMM_WORLD, &r);
-  for (int done = 0;;) {
-    MPI_Test(&r, &done, MPI_STATUS_IGNORE);
-    if (done) break;
-    struct timespec ts{0, 200000};
-    nanosleep(&ts, nullptr);
-  }
-}
-
 struct shape_info {
   const char* which;
   const char* title;
@@ -595,12 +547,7 @@ bool run_shape(context& c, const oompi_bench::options& opt, const shape_info& in
   for (const auto& s : only ? opt.get_list("sizes", info.sizes) : info.sizes) sizes.push_back(std::stoi(s));
 
   auto all = systems_of<Shape>();
-  std::vector<system*> systems;
-  std::vector<std::string> def_systems;
-  for (auto& s : all) def_systems.push_back(s.name);
-  for (const auto& name : opt.get_list("systems", def_systems))
-    for (auto& s : all)
-      if (name == s.name) systems.push_back(&s);
+  const std::vector<system*> systems = oompi_bench::select_systems(all, opt);
   if (systems.empty() || sizes.empty()) return false;
 
   if (c.rank == 0) {
@@ -646,67 +593,24 @@ bool run_shape(context& c, const oompi_bench::options& opt, const shape_info& in
                                    "does, free the previous copy."})));
   }
 
-  bool ok = true;
-  const double start = MPI_Wtime();
-  for (std::size_t si = 0; si < sizes.size(); ++si) {
-    const int n = sizes[si];
-    for (auto* s : systems) s->setup(c, n);
-    long iters = 1, local_iters = 1;
-    {
-      const double t = time_block(c, *systems.front(), 2);
-      iters = std::clamp(static_cast<long>(std::ceil(block_ms * 1e-3 / std::max(t / 2, 1e-7))), 1L, 100000L);
-      MPI_Bcast(&iters, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-    }
-    if (c.rank == 0) {
-      const double t = time_local(*systems.front(), 2);
-      local_iters = std::clamp(static_cast<long>(std::ceil(block_ms * 1e-3 / std::max(t / 2, 1e-7))), 1L, 100000L);
-      for (auto* s : systems) time_local(*s, 1);  // warm-up
-    }
-    polite_barrier();
-    for (auto* s : systems) time_block(c, *s, 1);  // warm-up
-    for (long r = 0; r < rounds; ++r) {
-      int go = c.rank != 0 || MPI_Wtime() - start < seconds * static_cast<double>(si + 1) /
-                                                        static_cast<double>(sizes.size());
-      MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
-      if (!go) break;
-      const long round = first_round + r;
-      std::vector<double> per(systems.size(), 0), loc(systems.size(), 0);
-      for (const std::size_t k : oompi_bench::round_order(systems.size(), round))
-        per[k] = time_block(c, *systems[k], iters) / static_cast<double>(iters);
-      if (c.rank == 0)
-        for (const std::size_t k : oompi_bench::round_order(systems.size(), round + 1000))
-          loc[k] = time_local(*systems[k], local_iters) / static_cast<double>(local_iters);
-      polite_barrier();
-      if (c.rank != 0) continue;
-      for (std::size_t k = 0; k < systems.size(); ++k) {
-        out.sample(Shape::bench, std::to_string(n), systems[k]->name, round, "roundtrip_us", per[k] * 1e6);
-        out.sample(Shape::bench, std::to_string(n), systems[k]->name, round, "local_us", loc[k] * 1e6);
-      }
-    }
-    if (c.rank == 0)
-      for (auto* s : systems)
-        if (!s->check(n)) {
-          ok = false;
-          out.add(oompi_bench::record()
-                      .str("type", "error")
-                      .str("bench", Shape::bench)
-                      .str("text", std::string(s->name) + ": the value came back wrong at N = " +
-                                       std::to_string(n)));
-        }
-    for (auto* s : systems) s->teardown();
-  }
-  return ok;
+  return oompi_bench::run_rounds(
+      c, systems, sizes, {rounds, first_round, block_ms, seconds},
+      [&](int n, std::size_t k, long round, double roundtrip_s, double local_s) {
+        out.sample(Shape::bench, std::to_string(n), systems[k]->name, round, "roundtrip_us", roundtrip_s * 1e6);
+        out.sample(Shape::bench, std::to_string(n), systems[k]->name, round, "local_us", local_s * 1e6);
+      },
+      [&](const system& s, int n) {
+        out.add(oompi_bench::record()
+                    .str("type", "error")
+                    .str("bench", Shape::bench)
+                    .str("text", std::string(s.name) + ": the value came back wrong at N = " +
+                                     std::to_string(n)));
+      });
 }
 
 int run(const oompi_bench::options& opt) {
   context c;
-  c.world = oompi::communicator::world();
-  c.rank = c.world.rank();
-  if (c.world.size() != 2) {
-    if (c.rank == 0) std::fprintf(stderr, "bench_object_graphs: run with 2 ranks\n");
-    return 2;
-  }
-  c.peer = 1 - c.rank;
+  if (!c.open("bench_object_graphs")) return 2;
   const auto which = opt.get_list("which", {"tree", "records", "dag"});
   const bool only = which.size() == 1;
   const double seconds = opt.get_double("max-seconds", opt.has("quick") ? 3 : 80);  // per shape

@@ -29,6 +29,7 @@
 #include <oompi/serialization.hpp>
 
 #include "support/bench_util.hpp"
+#include "support/object_rounds.hpp"
 
 #if defined(OOMPI_BENCH_HAVE_BOOST)
 #include <boost/mpi/collectives/scatter.hpp>
@@ -42,12 +43,8 @@
 #include <cereal/types/memory.hpp>
 #include <cereal/types/vector.hpp>
 
-#include <pthread.h>
-#include <time.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -132,24 +129,9 @@ bool check_list(const P* head, int nodes) {
   return count == nodes && sum == expect;
 }
 
-struct list_context {
-  int rank = 0, peer = 0;
-  oompi::intracommunicator world;
-#if defined(OOMPI_BENCH_HAVE_BOOST)
-  boost::mpi::communicator bworld;
-#endif
-};
+using list_context = oompi_bench::pair_context;
 
-// A system: a state holding rank 0's list and what was last received, and one round trip.
-struct list_system {
-  const char* name;
-  const char* label;
-  std::function<void(list_context&, int nodes)> setup;
-  std::function<void(list_context&)> round_trip;
-  std::function<void()> local;  // rank 0: serialize its list and rebuild it, no MPI
-  std::function<bool(int nodes)> check;  // rank 0: the last list received back is right
-  std::function<void()> teardown;
-};
+using list_system = oompi_bench::object_system<list_context>;
 
 // hand-packed floor
 struct hand_state {
@@ -182,13 +164,7 @@ void hand_send(list_context& c, const std::shared_ptr<node>& head, std::vector<s
 // Every system frees the list it received last time before it receives the next one.
 void hand_recv(list_context& c, std::shared_ptr<node>& head, std::vector<std::int32_t>& in) {
   free_list(head);
-  MPI_Message msg;
-  MPI_Status st;
-  MPI_Mprobe(c.peer, 0, MPI_COMM_WORLD, &msg, &st);
-  int n = 0;
-  MPI_Get_count(&st, MPI_INT32_T, &n);
-  in.resize(static_cast<std::size_t>(n));
-  MPI_Mrecv(in.data(), n, MPI_INT32_T, &msg, MPI_STATUS_IGNORE);
+  oompi_bench::recv_any_size(c.peer, MPI_INT32_T, in);
   hand_rebuild(head, in);
 }
 
@@ -279,13 +255,7 @@ std::vector<list_system> list_systems() {
     };
     auto recv = [load](list_context& c, std::shared_ptr<cnode>& head, std::string& in) {
       free_list(head);
-      MPI_Message msg;
-      MPI_Status st;
-      MPI_Mprobe(c.peer, 0, MPI_COMM_WORLD, &msg, &st);
-      int n = 0;
-      MPI_Get_count(&st, MPI_BYTE, &n);
-      in.resize(static_cast<std::size_t>(n));
-      MPI_Mrecv(in.data(), n, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+      oompi_bench::recv_any_size(c.peer, MPI_BYTE, in);
       load(head, in);
     };
     out.push_back({"cereal", "cereal BinaryOutputArchive over std::ostringstream, shared_ptr nodes",
@@ -360,35 +330,6 @@ std::vector<list_system> list_systems() {
   return out;
 }
 
-double time_block(list_context& c, list_system& s, long iters) {
-  using clock = std::chrono::steady_clock;
-  MPI_Barrier(MPI_COMM_WORLD);
-  const auto t0 = clock::now();
-  for (long i = 0; i < iters; ++i) s.round_trip(c);
-  const auto t1 = clock::now();
-  return std::chrono::duration<double>(t1 - t0).count();
-}
-
-// Rank 0 runs `local` blocks while rank 1 waits here without spinning (an MPI wait would take
-// a core from rank 0 on a small machine).
-void polite_barrier() {
-  MPI_Request r;
-  MPI_Ibarrier(MPI_COMM_WORLD, &r);
-  int done = 0;
-  for (;;) {
-    MPI_Test(&r, &done, MPI_STATUS_IGNORE);
-    if (done) break;
-    struct timespec ts{0, 200000};
-    nanosleep(&ts, nullptr);
-  }
-}
-double time_local(list_system& s, long iters) {
-  using clock = std::chrono::steady_clock;
-  const auto t0 = clock::now();
-  for (long i = 0; i < iters; ++i) s.local();
-  return std::chrono::duration<double>(clock::now() - t0).count();
-}
-
 std::string list_labels(const std::vector<list_system*>& systems) {
   std::string labels = "{";
   for (const auto* s : systems)
@@ -399,13 +340,7 @@ std::string list_labels(const std::vector<list_system*>& systems) {
 
 int run_list(const oompi_bench::options& opt) {
   list_context c;
-  c.world = oompi::communicator::world();
-  c.rank = c.world.rank();
-  if (c.world.size() != 2) {
-    if (c.rank == 0) std::fprintf(stderr, "bench_objects --which=list: run with 2 ranks\n");
-    return 2;
-  }
-  c.peer = 1 - c.rank;
+  if (!c.open("bench_objects --which=list")) return 2;
   const bool quick = opt.has("quick");
   const long rounds = opt.get_int("rounds", quick ? 3 : 60);
   const long first_round = opt.get_int("first-round", 0);
@@ -416,12 +351,7 @@ int run_list(const oompi_bench::options& opt) {
   for (const auto& s : opt.get_list("sizes", def_sizes)) sizes.push_back(std::stoi(s));
 
   auto all = list_systems();
-  std::vector<list_system*> systems;
-  std::vector<std::string> def_systems;
-  for (auto& s : all) def_systems.push_back(s.name);
-  for (const auto& name : opt.get_list("systems", def_systems))
-    for (auto& s : all)
-      if (name == s.name) systems.push_back(&s);
+  const std::vector<list_system*> systems = oompi_bench::select_systems(all, opt);
   if (systems.empty() || sizes.empty()) return 2;
 
   oompi_bench::sink out;
@@ -497,70 +427,26 @@ int run_list(const oompi_bench::options& opt) {
                 .raw("notes", oompi_bench::json_list({"Ratio > 1: that many times slower than oompi."})));
   }
 
-  const double start = MPI_Wtime();
-  long done = 0;
-  bool ok = true;
-  for (std::size_t si = 0; si < sizes.size(); ++si) {
-    const int nodes = sizes[si];
-    for (auto* s : systems) s->setup(c, nodes);
-    // calibration on the floor: round trips per block
-    long iters = 1;
-    {
-      const double t = time_block(c, *systems.front(), 2);
-      long want = std::clamp(static_cast<long>(std::ceil(block_ms * 1e-3 / std::max(t / 2, 1e-7))), 1L, 100000L);
-      MPI_Bcast(&want, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-      iters = want;
-    }
-    long local_iters = 1;
-    if (c.rank == 0) {
-      const double t = time_local(*systems.front(), 2);
-      local_iters = std::clamp(static_cast<long>(std::ceil(block_ms * 1e-3 / std::max(t / 2, 1e-7))), 1L, 100000L);
-      for (auto* s : systems) time_local(*s, 1);  // warm-up
-    }
-    polite_barrier();
-    for (auto* s : systems) time_block(c, *s, 1);  // warm-up
-    for (long r = 0; r < rounds; ++r) {
-      // each size gets its share of --max-seconds
-      int go = c.rank != 0 || MPI_Wtime() - start < max_seconds * static_cast<double>(si + 1) /
-                                                        static_cast<double>(sizes.size());
-      MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
-      if (!go) break;
-      const long round = first_round + r;
-      ++done;
-      std::vector<double> per(systems.size(), 0);
-      for (const std::size_t k : oompi_bench::round_order(systems.size(), round))
-        per[k] = time_block(c, *systems[k], iters) / static_cast<double>(iters);
-      std::vector<double> loc(systems.size(), 0);
-      if (c.rank == 0)
-        for (const std::size_t k : oompi_bench::round_order(systems.size(), round + 1000))
-          loc[k] = time_local(*systems[k], local_iters) / static_cast<double>(local_iters);
-      polite_barrier();
-      if (c.rank != 0) continue;
-      for (std::size_t k = 0; k < systems.size(); ++k) {
+  const bool ok = oompi_bench::run_rounds(
+      c, systems, sizes, {rounds, first_round, block_ms, max_seconds},
+      [&](int nodes, std::size_t k, long round, double roundtrip_s, double local_s) {
         const std::string n = std::to_string(nodes);
-        out.sample("objects_list", n, systems[k]->name, round, "roundtrip_us", per[k] * 1e6);
-        out.sample("objects_list", n, systems[k]->name, round, "local_us", loc[k] * 1e6);
         const std::string nm = systems[k]->name;
+        out.sample("objects_list", n, nm, round, "roundtrip_us", roundtrip_s * 1e6);
+        out.sample("objects_list", n, nm, round, "local_us", local_s * 1e6);
         if (nm != "hand_packed") {
-          out.sample("objects_list_vs_boost", n, nm, round, "roundtrip_us", per[k] * 1e6);
-          out.sample("objects_list_vs_boost", n, nm, round, "local_us", loc[k] * 1e6);
+          out.sample("objects_list_vs_boost", n, nm, round, "roundtrip_us", roundtrip_s * 1e6);
+          out.sample("objects_list_vs_boost", n, nm, round, "local_us", local_s * 1e6);
         }
-      }
-    }
-    if (c.rank == 0)
-      for (auto* s : systems)
-        if (!s->check(nodes)) {
-          ok = false;
-          out.add(oompi_bench::record()
-                      .str("type", "error")
-                      .str("bench", "objects_list")
-                      .str("text", std::string(s->name) + ": the list came back wrong at N = " +
-                                       std::to_string(nodes)));
-        }
-    for (auto* s : systems) s->teardown();
-  }
+      },
+      [&](const list_system& s, int nodes) {
+        out.add(oompi_bench::record()
+                    .str("type", "error")
+                    .str("bench", "objects_list")
+                    .str("text", std::string(s.name) + ": the list came back wrong at N = " +
+                                     std::to_string(nodes)));
+      });
   if (c.rank == 0) out.flush();
-  (void)done;
   return ok ? 0 : 1;
 }
 

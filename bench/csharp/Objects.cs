@@ -146,14 +146,8 @@ namespace OompiBench
 
         static void SendJson(Comm c, Node head, int peer, bool sourceGen)
         {
-            jsonOut ??= new ByteSink();
-            jsonOut.Count = 0;
-            if (jsonWriter is null) jsonWriter = new Utf8JsonWriter(jsonOut, new JsonWriterOptions { SkipValidation = true, MaxDepth = 1 << 20 });
-            else jsonWriter.Reset(jsonOut);
-            if (sourceGen) JsonSerializer.Serialize(jsonWriter, head, NodeJsonContext.Default.Node);
-            else JsonSerializer.Serialize(jsonWriter, head, Reflection);
-            jsonWriter.Flush();
-            c.Send(new ReadOnlySpan<byte>(jsonOut.Buf, 0, jsonOut.Count), peer, 0);
+            var bytes = JsonBytes(head, sourceGen);
+            c.Send(new ReadOnlySpan<byte>(bytes, 0, jsonOut.Count), peer, 0);
         }
 
         static Node RecvJson(Comm c, int peer, bool sourceGen)

@@ -4,8 +4,6 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Linq;
 using System.Text;
-using System.Text.Json;
-using System.Threading;
 using MemoryPack;
 using Oompi;
 
@@ -159,36 +157,24 @@ namespace OompiBench
             PackCircular = c[0];
         }
 
-        public override long Digest(object value) => value is TreeNode t ? Walk(t) : Walk((TreeNodeC)value);
+        public override long Digest(object value) => value is TreeNode t
+            ? Walk(t, x => (x.Id, x.Name, x.Weight, x.Left, x.Right))
+            : Walk((TreeNodeC)value, x => (x.Id, x.Name, x.Weight, x.Left, x.Right));
 
-        static long Walk(TreeNode t)
+        // The same walk over either twin class (their fields, through the accessor).
+        static long Walk<TNode>(TNode t, Func<TNode, (int id, string name, double weight, TNode left, TNode right)> fields) where TNode : class
         {
             long d = 0;
-            var stack = new Stack<TreeNode>();
+            var stack = new Stack<TNode>();
             stack.Push(t);
             while (stack.Count > 0)
             {
                 var x = stack.Pop();
                 if (x is null) continue;
-                d = d * 31 + x.Id + x.Name.Length + (long)x.Weight;
-                stack.Push(x.Left);
-                stack.Push(x.Right);
-            }
-            return d;
-        }
-
-        static long Walk(TreeNodeC t)
-        {
-            long d = 0;
-            var stack = new Stack<TreeNodeC>();
-            stack.Push(t);
-            while (stack.Count > 0)
-            {
-                var x = stack.Pop();
-                if (x is null) continue;
-                d = d * 31 + x.Id + x.Name.Length + (long)x.Weight;
-                stack.Push(x.Left);
-                stack.Push(x.Right);
+                var f = fields(x);
+                d = d * 31 + f.id + f.name.Length + (long)f.weight;
+                stack.Push(f.left);
+                stack.Push(f.right);
             }
             return d;
         }
@@ -354,12 +340,11 @@ namespace OompiBench
             switch (sys)
             {
                 case "oompi":
-                    if (first) { s.OSend(c, s.Oompi, peer); return s.ORecv(c, peer); }
-                    else { var got = s.ORecv(c, peer); s.OSend(c, got, peer); return got; }
+                    return Objects.Echo(first, s.Oompi, (s, c, peer), static (x, v) => x.s.OSend(x.c, v, x.peer), static x => x.s.ORecv(x.c, x.peer));
                 default:
                     bool circ = sys == "memorypack_circular";
-                    if (first) { SendPack(s, c, circ ? s.PackCircular : s.Pack, peer, circ); return RecvPack(s, c, peer, circ); }
-                    else { var got = RecvPack(s, c, peer, circ); SendPack(s, c, got, peer, circ); return got; }
+                    return Objects.Echo(first, circ ? s.PackCircular : s.Pack, (s, c, peer, circ),
+                                        static (x, v) => SendPack(x.s, x.c, v, x.peer, x.circ), static x => RecvPack(x.s, x.c, x.peer, x.circ));
             }
         }
 
@@ -397,31 +382,7 @@ namespace OompiBench
             return t;
         }
 
-        public static int Run(string[] args)
-        {
-            using var env = new MpiEnvironment(ThreadLevel.Multiple);
-            var world = Comm.World();
-            if (world.Size != 2)
-            {
-                if (world.Rank == 0) Console.Error.WriteLine("csharp shapes: run with exactly 2 ranks");
-                return 2;
-            }
-            int code = 0;
-            Exception error = null;
-            var t = new Thread(() =>
-            {
-                try { code = Body(world, args); }
-                catch (Exception e) { error = e; }
-            }, 64 << 20);
-            t.Start();
-            t.Join();
-            if (error != null)
-            {
-                Console.Error.WriteLine($"csharp shapes: {error}");
-                MpiEnvironment.Abort(1);
-            }
-            return code;
-        }
+        public static int Run(string[] args) => Objects.RunOnBigStack("csharp shapes", 64 << 20, args, Body);
 
         /// <summary>
         /// Profiling aid (no MPI): encode and decode of one shape apart, per system, for a number
@@ -480,15 +441,9 @@ namespace OompiBench
             return (self.TotalProcessorTime - cpu0).TotalSeconds / iters;
         }
 
-        static string J(string s) => JsonSerializer.Serialize(s);
-        static string N(double v) => v.ToString("G9", CultureInfo.InvariantCulture);
-
-        static long Share(Comm c, long v)
-        {
-            var a = new long[] { v };
-            c.Bcast(a, 0);
-            return a[0];
-        }
+        static string J(string s) => Objects.J(s);
+        static string N(double v) => Objects.N(v);
+        static long Share(Comm c, long v) => Objects.Share(c, v);
 
         static int Body(Comm world, string[] args)
         {
@@ -584,12 +539,7 @@ namespace OompiBench
                 .Append("(the bytes C++, Java and Python read); MemoryPack writes them as UTF-16 (a memcpy).\"]}\n").ToString();
         }
 
-        static double Median(IEnumerable<double> xs)
-        {
-            var a = xs.OrderBy(x => x).ToArray();
-            if (a.Length == 0) return double.NaN;
-            return a.Length % 2 == 1 ? a[a.Length / 2] : (a[a.Length / 2 - 1] + a[a.Length / 2]) / 2;
-        }
+        static double Median(IEnumerable<double> xs) => Objects.Median(xs);
 
         static string Table(IShape shape, string[] systems, string baseline, int[] sizes,
                             Dictionary<(string metric, int n, string sys, long round), double> s, long rounds)
@@ -614,13 +564,6 @@ namespace OompiBench
             return sb.ToString();
         }
 
-        static int[] Order(int n, long round)
-        {
-            var o = new int[n];
-            for (int i = 0; i < n; i++) o[i] = i;
-            var rnd = new Random((int)(round * 7919 + 17));
-            for (int i = n; i > 1; i--) { int j = rnd.Next(i); (o[i - 1], o[j]) = (o[j], o[i - 1]); }
-            return o;
-        }
+        static int[] Order(int n, long round) => Objects.Order(n, round);
     }
 }

@@ -80,6 +80,54 @@ namespace OompiBench
     {
         delegate Node RoundTrip(Comm c, int peer, Node head, bool first);
 
+        /// <summary>
+        /// One round trip of <paramref name="value"/> (also ObjectShapes): the first rank sends it
+        /// and returns what comes back, the other returns what it receives after sending it back.
+        /// The state goes to static lambdas, so that no closure is allocated per round trip.
+        /// </summary>
+        internal static T Echo<S, T>(bool first, T value, S state, Action<S, T> send, Func<S, T> recv)
+        {
+            if (first)
+            {
+                send(state, value);
+                return recv(state);
+            }
+            var got = recv(state);
+            send(state, got);
+            return got;
+        }
+
+        /// <summary>
+        /// The MPI environment, then <paramref name="body"/> on a thread with a big stack (a
+        /// serializer that recurses once per node); an exception on it aborts the job, so that
+        /// the other rank does not wait. Also ObjectShapes.
+        /// </summary>
+        internal static int RunOnBigStack(string name, int stackBytes, string[] args, Func<Comm, string[], int> body)
+        {
+            using var env = new MpiEnvironment(ThreadLevel.Multiple);
+            var world = Comm.World();
+            if (world.Size != 2)
+            {
+                if (world.Rank == 0) Console.Error.WriteLine($"{name}: run with exactly 2 ranks");
+                return 2;
+            }
+            int code = 0;
+            Exception error = null;
+            var t = new Thread(() =>
+            {
+                try { code = body(world, args); }
+                catch (Exception e) { error = e; }
+            }, stackBytes);
+            t.Start();
+            t.Join();
+            if (error != null)
+            {
+                Console.Error.WriteLine($"{name}: {error}");
+                MpiEnvironment.Abort(1);
+            }
+            return code;
+        }
+
         static readonly JsonSerializerOptions Reflection = new() { IncludeFields = true, MaxDepth = 1 << 20 };
         [ThreadStatic] static ByteSink jsonOut;
         [ThreadStatic] static Utf8JsonWriter jsonWriter;
@@ -98,14 +146,8 @@ namespace OompiBench
 
         static void SendJson(Comm c, Node head, int peer, bool sourceGen)
         {
-            jsonOut ??= new ByteSink();
-            jsonOut.Count = 0;
-            if (jsonWriter is null) jsonWriter = new Utf8JsonWriter(jsonOut, new JsonWriterOptions { SkipValidation = true, MaxDepth = 1 << 20 });
-            else jsonWriter.Reset(jsonOut);
-            if (sourceGen) JsonSerializer.Serialize(jsonWriter, head, NodeJsonContext.Default.Node);
-            else JsonSerializer.Serialize(jsonWriter, head, Reflection);
-            jsonWriter.Flush();
-            c.Send(new ReadOnlySpan<byte>(jsonOut.Buf, 0, jsonOut.Count), peer, 0);
+            var bytes = JsonBytes(head, sourceGen);
+            c.Send(new ReadOnlySpan<byte>(bytes, 0, jsonOut.Count), peer, 0);
         }
 
         static Node RecvJson(Comm c, int peer, bool sourceGen)
@@ -182,37 +224,13 @@ namespace OompiBench
         static readonly List<(string name, string label, RoundTrip run)> Systems = new()
         {
             ("transportable", "oompi [Transportable] (wire v1): world.OSend(head, peer) / world.ORecv<Node>(peer)",
-                (c, p, head, first) =>
-                {
-                    if (first) { c.OSend(head, p, 0); return c.ORecv<Node>(p, 0); }
-                    var got = c.ORecv<Node>(p, 0);
-                    c.OSend(got, p, 0);
-                    return got;
-                }),
+                (c, p, head, first) => Echo(first, head, (c, p), static (s, v) => s.c.OSend(v, s.p, 0), static s => s.c.ORecv<Node>(s.p, 0))),
             ("stj", "System.Text.Json (reflection): serialize to UTF-8 bytes, Send; Mprobe + Recv, Deserialize",
-                (c, p, head, first) =>
-                {
-                    if (first) { SendJson(c, head, p, false); return RecvJson(c, p, false); }
-                    var got = RecvJson(c, p, false);
-                    SendJson(c, got, p, false);
-                    return got;
-                }),
+                (c, p, head, first) => Echo(first, head, (c, p), static (s, v) => SendJson(s.c, v, s.p, false), static s => RecvJson(s.c, s.p, false))),
             ("stj_sourcegen", "System.Text.Json (source-generated metadata), same transport",
-                (c, p, head, first) =>
-                {
-                    if (first) { SendJson(c, head, p, true); return RecvJson(c, p, true); }
-                    var got = RecvJson(c, p, true);
-                    SendJson(c, got, p, true);
-                    return got;
-                }),
+                (c, p, head, first) => Echo(first, head, (c, p), static (s, v) => SendJson(s.c, v, s.p, true), static s => RecvJson(s.c, s.p, true))),
             ("memorypack", "MemoryPack 1.21.4 (a formatter walking the list: [MemoryPackable] stops at depth 1000; no identity): serialize into a reused buffer writer, Send; Mprobe + Recv, Deserialize",
-                (c, p, head, first) =>
-                {
-                    if (first) { SendPack(c, head, p); return RecvPack(c, p); }
-                    var got = RecvPack(c, p);
-                    SendPack(c, got, p);
-                    return got;
-                }),
+                (c, p, head, first) => Echo(first, head, (c, p), static (s, v) => SendPack(s.c, v, s.p), static s => RecvPack(s.c, s.p))),
         };
 
         internal static Node MakeList(int n)
@@ -241,7 +259,7 @@ namespace OompiBench
             return def;
         }
 
-        static long Share(Comm c, long v)
+        internal static long Share(Comm c, long v)
         {
             var a = new long[] { v };
             c.Bcast(a, 0);
@@ -260,34 +278,10 @@ namespace OompiBench
             return t;
         }
 
-        public static int Run(string[] args)
-        {
-            using var env = new MpiEnvironment(ThreadLevel.Multiple);
-            var world = Comm.World();
-            if (world.Size != 2)
-            {
-                if (world.Rank == 0) Console.Error.WriteLine("csharp objects: run with exactly 2 ranks");
-                return 2;
-            }
-            int code = 0;
-            Exception error = null;
-            var t = new Thread(() =>
-            {
-                try { code = Body(world, args); }
-                catch (Exception e) { error = e; }
-            }, 512 << 20);
-            t.Start();
-            t.Join();
-            if (error != null)
-            {
-                Console.Error.WriteLine($"csharp objects: {error}");
-                MpiEnvironment.Abort(1);
-            }
-            return code;
-        }
+        public static int Run(string[] args) => RunOnBigStack("csharp objects", 512 << 20, args, Body);
 
-        static string J(string s) => JsonSerializer.Serialize(s);
-        static string N(double v) => v.ToString("G9", CultureInfo.InvariantCulture);
+        internal static string J(string s) => JsonSerializer.Serialize(s);
+        internal static string N(double v) => v.ToString("G9", CultureInfo.InvariantCulture);
 
         static int Body(Comm world, string[] args)
         {
@@ -377,7 +371,7 @@ namespace OompiBench
             return 0;
         }
 
-        static double Median(IEnumerable<double> xs)
+        internal static double Median(IEnumerable<double> xs)
         {
             var a = xs.OrderBy(x => x).ToArray();
             if (a.Length == 0) return double.NaN;
@@ -405,7 +399,8 @@ namespace OompiBench
             return sb.ToString();
         }
 
-        static int[] Order(int n, long round)
+        /// <summary>The systems' order in a round: a shuffle seeded by the round (also ObjectShapes).</summary>
+        internal static int[] Order(int n, long round)
         {
             var o = new int[n];
             for (int i = 0; i < n; i++) o[i] = i;

@@ -1,13 +1,5 @@
 using System;
-using System.Collections.Concurrent;
 using System.Collections.Generic;
-using System.Linq;
-using System.Linq.Expressions;
-using System.Reflection;
-using System.Reflection.Emit;
-using System.Runtime.CompilerServices;
-using System.Runtime.ExceptionServices;
-using System.Threading;
 
 namespace Oompi
 {
@@ -42,7 +34,12 @@ namespace Oompi
             Wire.Guard();
             w.WriteSize(a.Length);
             var codec = RefCodec<E>.Instance;
-            for (int i = 0; i < a.Length; i++) codec.Write(w, a[i]);
+            const int Ahead = 8;  // the look-up of element i + Ahead is fetched while element i is written
+            for (int i = 0; i < a.Length; i++)
+            {
+                if (i + Ahead < a.Length && a[i + Ahead] is E next) w.PrefetchRef(next);
+                codec.Write(w, a[i]);
+            }
         }
 
         public static E[] ReadRefArray<E>(WireReader r) where E : class

@@ -1,13 +1,10 @@
 using System;
-using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Linq;
 using System.Linq.Expressions;
 using System.Reflection;
 using System.Reflection.Emit;
 using System.Runtime.CompilerServices;
-using System.Runtime.ExceptionServices;
-using System.Threading;
 
 namespace Oompi
 {
@@ -139,12 +136,22 @@ namespace Oompi
 
         private static bool IsRef(Type t) => Plans.Describe(t, t.Name).Kind == WireKind.ClassRef;
 
+        /// <summary>
+        /// For each field of o that refers to a class (not null): w.PrefetchRef, so that the
+        /// identity map's slot of the object it refers to is being fetched while the fields
+        /// before it are written (a tree's children; WireWriter.PrefetchRef).
+        /// </summary>
+        private static IEnumerable<Expression> PrefetchRefs(Expression w, Expression o, IEnumerable<FieldInfo> fields) =>
+            fields.Where(f => !f.FieldType.IsValueType && Plans.Describe(f.FieldType, f.FieldType.Name).Kind == WireKind.ClassRef)
+                  .Select(f => Expression.IfThen(Expression.NotEqual(Expression.Field(o, f), Expression.Constant(null, f.FieldType)),
+                      Expression.Call(w, Internal(typeof(WireWriter), nameof(WireWriter.PrefetchRef)), Expression.Field(o, f))));
+
         internal static Action<WireWriter, T> FieldWriter<T>(FieldInfo[] fields)
         {
             var w = Expression.Parameter(typeof(WireWriter), "w");
             var o = Expression.Parameter(typeof(T), "o");
             Expression body = fields.Length == 0 ? Expression.Empty()
-                : Expression.Block(fields.Select(f => Write(w, Expression.Field(o, f), f.FieldType)));
+                : Expression.Block(PrefetchRefs(w, o, fields).Concat(fields.Select(f => Write(w, Expression.Field(o, f), f.FieldType))));
             return Expression.Lambda<Action<WireWriter, T>>(body, w, o).Compile();
         }
 
@@ -168,15 +175,13 @@ namespace Oompi
             var next = Expression.Variable(typeof(T), "next");
             var done = Expression.Label("done");
             var body = new List<Expression>();
+            body.AddRange(PrefetchRefs(w, o, fields.Append(tail)));
             body.AddRange(fields.Select(f => Write(w, Expression.Field(o, f), f.FieldType)));
             body.Add(Expression.Assign(next, Expression.Field(o, tail)));
             body.Add(Expression.IfThen(Expression.Equal(next, Expression.Constant(null, typeof(T))),
                 Expression.Block(Expression.Call(w, M(typeof(WireWriter), nameof(WireWriter.WriteU32)), Expression.Constant(0u)),
                                  Expression.Break(done))));
-            if (!exact)
-                body.Add(Expression.IfThen(
-                    Expression.NotEqual(Expression.Call(next, typeof(object).GetMethod(nameof(GetType))!), Expression.Constant(typeof(T))),
-                    Expression.Throw(Expression.Call(typeof(Refs<T>).GetMethod(nameof(Refs<T>.WrongType), BindingFlags.NonPublic | BindingFlags.Static)!, next))));
+            if (!exact) body.Add(CheckExactType<T>(next));
             body.Add(Expression.IfThen(Expression.Not(Expression.Call(w, typeof(WireWriter).GetMethod(nameof(WireWriter.WriteRefHeader),
                 BindingFlags.NonPublic | BindingFlags.Instance)!, next)), Expression.Break(done)));
             body.Add(Expression.Assign(o, next));
@@ -209,13 +214,8 @@ namespace Oompi
                                  Expression.Call(w, Internal(typeof(WireWriter), nameof(WireWriter.EndDeferred)), id),
                                  Expression.Break(done, Expression.Constant(true)))));
             body.Add(Expression.IfThen(Expression.ReferenceEqual(next, tortoise), Expression.Break(done, Expression.Constant(false))));
-            body.Add(Expression.IfThen(Expression.Equal(Expression.PreIncrementAssign(steps), power),
-                Expression.Block(Expression.Assign(tortoise, next), Expression.LeftShiftAssign(power, Expression.Constant(1)),
-                                 Expression.Assign(steps, Expression.Constant(0)))));
-            if (!exact)
-                body.Add(Expression.IfThen(
-                    Expression.NotEqual(Expression.Call(next, typeof(object).GetMethod(nameof(GetType))!), Expression.Constant(typeof(T))),
-                    Expression.Throw(Expression.Call(typeof(Refs<T>).GetMethod(nameof(Refs<T>.WrongType), BindingFlags.NonPublic | BindingFlags.Static)!, next))));
+            body.Add(BrentStep(next, tortoise, power, steps));
+            if (!exact) body.Add(CheckExactType<T>(next));
             body.Add(Expression.IfThen(Expression.Equal(id, Expression.Constant(0x7FFFFFFFu)),
                 Expression.Throw(Expression.Call(Internal(typeof(WireWriter), nameof(WireWriter.TooManyObjects))))));
             body.Add(Expression.Call(w, writeU32, Expression.Or(Expression.PreIncrementAssign(id), Expression.Constant(WireWriter.NewBit))));
@@ -259,6 +259,18 @@ namespace Oompi
                 loop), r, o).Compile();
         }
 
+        /// <summary>Throws Refs&lt;T&gt;.WrongType when <paramref name="next"/> is of a subclass of T (no type names on the wire).</summary>
+        private static Expression CheckExactType<T>(Expression next) where T : class =>
+            Expression.IfThen(
+                Expression.NotEqual(Expression.Call(next, typeof(object).GetMethod(nameof(GetType))!), Expression.Constant(typeof(T))),
+                Expression.Throw(Expression.Call(typeof(Refs<T>).GetMethod(nameof(Refs<T>.WrongType), BindingFlags.NonPublic | BindingFlags.Static)!, next)));
+
+        /// <summary>Brent's cycle finding, one step: after <paramref name="power"/> steps the tortoise moves to the hare (next) and the power doubles.</summary>
+        private static Expression BrentStep(Expression next, ParameterExpression tortoise, ParameterExpression power, ParameterExpression steps) =>
+            Expression.IfThen(Expression.Equal(Expression.PreIncrementAssign(steps), power),
+                Expression.Block(Expression.Assign(tortoise, next), Expression.LeftShiftAssign(power, Expression.Constant(1)),
+                                 Expression.Assign(steps, Expression.Constant(0))));
+
         /// <summary>A leaf of a compact chain: a number as in 1.0; a string or array with a varint size.</summary>
         private static Expression WriteLeaf(Expression w, Expression value, Type t) =>
             t == typeof(string) ? Expression.Call(w, M(typeof(WireWriter), nameof(WireWriter.WriteVarString)), value)
@@ -293,13 +305,8 @@ namespace Oompi
             body.Add(Expression.IfThen(Expression.Equal(next, Expression.Constant(null, typeof(T))), Expression.Break(done, count)));
             body.Add(Expression.IfThen(Expression.ReferenceEqual(next, tortoise),
                 Expression.Break(done, Expression.Negate(Expression.Add(steps, Expression.Constant(1))))));
-            body.Add(Expression.IfThen(Expression.Equal(Expression.PreIncrementAssign(steps), power),
-                Expression.Block(Expression.Assign(tortoise, next), Expression.LeftShiftAssign(power, Expression.Constant(1)),
-                                 Expression.Assign(steps, Expression.Constant(0)))));
-            if (!exact)
-                body.Add(Expression.IfThen(
-                    Expression.NotEqual(Expression.Call(next, typeof(object).GetMethod(nameof(GetType))!), Expression.Constant(typeof(T))),
-                    Expression.Throw(Expression.Call(typeof(Refs<T>).GetMethod(nameof(Refs<T>.WrongType), BindingFlags.NonPublic | BindingFlags.Static)!, next))));
+            body.Add(BrentStep(next, tortoise, power, steps));
+            if (!exact) body.Add(CheckExactType<T>(next));
             body.Add(Expression.Assign(o, next));
             var loop = Expression.Loop(Expression.Block(body), done);
             return Expression.Lambda<Func<WireWriter, T, int, int>>(Expression.Block(typeof(int), new[] { next, tortoise, power, steps, count },

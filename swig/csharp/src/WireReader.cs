@@ -44,9 +44,7 @@ namespace Oompi
             objects = null;
             Array.Clear(o, 0, objectCount);
             objectCount = 0;
-            chainCount = 0;
-            chainFrom = null;
-            chainWalk = null;
+            chain.Clear();
             if (o.Length <= 1 << 20) spare = o;
         }
 
@@ -85,17 +83,12 @@ namespace Oompi
         {
             Array.Clear(objects, 0, objectCount);
             objectCount = 0;
-            chainCount = 0;
-            chainFrom = null;
-            chainWalk = null;
+            chain.Clear();
         }
 
-        // Ids objectCount + 1 ... objectCount + chainCount: the links after chainFrom that a list
-        // loop read without entering them in the table (chainWalk gives a node's link). Nothing
-        // is stored per node; they enter the table when an id is next looked up (Materialize).
-        private object chainFrom;
-        private Func<object, object> chainWalk;
-        private int chainCount;
+        // Ids objectCount + 1 ... objectCount + chain.Count: the links that a list loop read
+        // without entering them in the table; they enter it when an id is next looked up (Materialize).
+        private LinkRun chain;
 
         /// <summary>
         /// A list loop starts reading the links after <paramref name="from"/> (just registered)
@@ -104,26 +97,24 @@ namespace Oompi
         /// </summary>
         internal uint BeginChain(object from, Func<object, object> walk)
         {
-            if (chainCount != 0) Materialize();
-            chainFrom = from;
-            chainWalk = walk;
+            if (chain.Count != 0) Materialize();
+            chain.From = from;
+            chain.Walk = walk;
             return (uint)objectCount;
         }
 
         /// <summary>The loop of BeginChain read the new objects up to id <paramref name="last"/>.</summary>
-        internal void EndChain(uint last) => chainCount = (int)(last - (uint)objectCount);
+        internal void EndChain(uint last) => chain.Count = last - (uint)objectCount;
 
         [MethodImpl(MethodImplOptions.NoInlining)]
         private void Materialize()
         {
-            int need = objectCount + chainCount;
+            int need = objectCount + (int)chain.Count;
             if (need > objects.Length) Array.Resize(ref objects, Math.Max(need, objects.Length * 2));
-            object o = chainFrom;
-            for (int i = objectCount; i < need; i++) objects[i] = o = chainWalk(o);
+            object o = chain.From;
+            for (int i = objectCount; i < need; i++) objects[i] = o = chain.Walk(o);
             objectCount = need;
-            chainCount = 0;
-            chainFrom = null;
-            chainWalk = null;
+            chain.Clear();
         }
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -323,7 +314,7 @@ namespace Oompi
             uint raw = ReadU32();
             isNew = false;
             if (raw == 0) return null;
-            if (chainCount != 0) Materialize();
+            if (chain.Count != 0) Materialize();
             if ((raw & WireWriter.NewBit) != 0)
             {
                 if (raw != ((uint)objectCount + 1 | WireWriter.NewBit)) throw OutOfSequence(raw);
@@ -340,7 +331,7 @@ namespace Oompi
         internal T ChainEnd<T>(uint raw) where T : class
         {
             if (raw == 0) return null;
-            if (chainCount != 0) Materialize();
+            if (chain.Count != 0) Materialize();
             if ((raw & WireWriter.NewBit) != 0) throw OutOfSequence(raw);
             return BackRef<T>(raw);
         }
@@ -365,6 +356,25 @@ namespace Oompi
         {
             if (objectCount == objects.Length) Array.Resize(ref objects, objectCount * 2);
             objects[objectCount++] = o;
+        }
+    }
+
+    /// <summary>
+    /// Objects a list loop numbered (WireWriter) or read (WireReader) without the identity
+    /// table: the Count links that follow From, Walk giving a node's link. Nothing is stored per
+    /// node; they enter the table only when a later reference needs looking up.
+    /// </summary>
+    internal struct LinkRun
+    {
+        internal object From;
+        internal Func<object, object> Walk;
+        internal uint Count;
+
+        internal void Clear()
+        {
+            From = null;
+            Walk = null;
+            Count = 0;
         }
     }
 

@@ -37,24 +37,18 @@ namespace Oompi
             ids?.Clear();
             lastId = 0;
             ValueDepth = 0;
-            deferredCount = 0;
-            deferredFrom = null;
-            deferredWalk = null;
+            deferred.Clear();
         }
 
         // Objects a list loop numbered without the identity map (ids deferredFirst, +1, ...): a
         // top-level list whose nodes hold no references can meet no node twice unless it cycles
-        // (which the loop detects, then writes the list again with the map). They are the
-        // deferredCount links that follow deferredFrom (deferredWalk gives a node's link), so
-        // nothing is stored per node; they enter the map only if a later reference needs
-        // looking up (FlushDeferred walks the list again).
-        private object deferredFrom;
-        private Func<object, object> deferredWalk;
-        private uint deferredCount;
+        // (which the loop detects, then writes the list again with the map). They enter the map
+        // only if a later reference needs looking up (FlushDeferred walks the list again).
+        private LinkRun deferred;
         private uint deferredFirst;
 
         /// <summary>True when the object just written (new) is the message's only object so far.</summary>
-        internal bool OnlyObject() => lastId == 1 && deferredCount == 0;
+        internal bool OnlyObject() => lastId == 1 && deferred.Count == 0;
 
         /// <summary>
         /// A list loop starts numbering the links after <paramref name="from"/> (the only
@@ -63,8 +57,8 @@ namespace Oompi
         /// </summary>
         internal uint BeginDeferred(object from, Func<object, object> walk)
         {
-            deferredFrom = from;
-            deferredWalk = walk;
+            deferred.From = from;
+            deferred.Walk = walk;
             deferredFirst = lastId + 1;
             return lastId;
         }
@@ -72,7 +66,7 @@ namespace Oompi
         /// <summary>The loop of BeginDeferred stopped with <paramref name="last"/> the last id it wrote.</summary>
         internal void EndDeferred(uint last)
         {
-            deferredCount = last - lastId;
+            deferred.Count = last - lastId;
             lastId = last;
         }
 
@@ -84,23 +78,19 @@ namespace Oompi
         {
             Pos = pos;
             lastId = id;
-            deferredCount = 0;
-            deferredFrom = null;
-            deferredWalk = null;
+            deferred.Clear();
         }
 
         [MethodImpl(MethodImplOptions.NoInlining)]
         private void FlushDeferred()
         {
-            object o = deferredFrom;
-            for (uint i = 0; i < deferredCount; i++)
+            object o = deferred.From;
+            for (uint i = 0; i < deferred.Count; i++)
             {
-                o = deferredWalk(o);
+                o = deferred.Walk(o);
                 ids.GetOrAdd(o, deferredFirst + i);
             }
-            deferredCount = 0;
-            deferredFrom = null;
-            deferredWalk = null;
+            deferred.Clear();
         }
 
         internal void Reset()
@@ -265,6 +255,10 @@ namespace Oompi
             Pos += k + (int)bytes;
         }
 
+        /// <summary>See <see cref="IdentityMap.Prefetch"/>: o (not null) will be looked up soon.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal void PrefetchRef(object o) => ids?.Prefetch(o);
+
         /// <summary>
         /// The reference header of <paramref name="obj"/> (not null): true when it is new (its id
         /// with the top bit was written and its fields must follow), false when it was written
@@ -274,7 +268,7 @@ namespace Oompi
         internal bool WriteRefHeader(object obj)
         {
             ids ??= new IdentityMap();
-            if (deferredCount != 0) FlushDeferred();
+            if (deferred.Count != 0) FlushDeferred();
             if (lastId == 0x7FFFFFFFu)
             {
                 uint old = ids.Get(obj);
@@ -312,6 +306,20 @@ namespace Oompi
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private int Slot(uint hash) => (int)((hash * 2654435769u) >> shift);
+
+        /// <summary>
+        /// Asks the processor to fetch o's slot of the table now, for a look-up that comes soon:
+        /// a table larger than the cache (a message of many objects) makes every look-up a
+        /// cache miss, which this overlaps with the writing of the objects before o. A
+        /// prefetch never faults, so a stale address (the GC moved the table) is harmless.
+        /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal unsafe void Prefetch(object o)
+        {
+            if (!System.Runtime.Intrinsics.X86.Sse.IsSupported || table.Length <= 1 << 14) return;  // 128 KiB: in the cache
+            int i = Slot((uint)RuntimeHelpers.GetHashCode(o));
+            System.Runtime.Intrinsics.X86.Sse.Prefetch0(Unsafe.AsPointer(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(table), i)));
+        }
 
         /// <summary>The id of o, or 0 after adding o with <paramref name="id"/>.</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -23,6 +23,10 @@ import org.oompi.ThreadLevel;
  * level, MULTIPLE by default as new Environment(); on JDK 17 a send pins a large range only
  * below MULTIPLE, and copies it otherwise) --shift=S (the range starts S bytes before the
  * middle: 3 by default, an unaligned start; 0 aligned).
+ *
+ * JDK 22+: pass -XX:+UseG1GC to measure region pinning. Under mpirun's default binding a rank
+ * sees one core and the JVM picks the Serial collector, which locks the GC while an array is
+ * pinned, so the binding copies there as on JDK 17 (docs/bindings.md).
  */
 public final class JavaSliceBench {
   static final int ARRAY = 64 << 20;

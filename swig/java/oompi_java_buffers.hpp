@@ -373,23 +373,26 @@ struct global_ref_keep final : rt::keep_alive {
   }
 };
 
-/// A Java array used by a nonblocking operation (isend, irecv, the i-collectives, file
-/// iread/iwrite): the collector may move the array at any time, and pinning it for the
-/// operation's whole life would stall the collector (BINDINGS-NOTES trap 3). So MPI works on a
-/// native copy, filled from the array at the call; a receive copies it back into the array when
-/// the operation completes (this keep-alive is destroyed then: wait/test or a request set, or
-/// the reclaim of a request dropped while pending), so the array holds the data when waitFor()
-/// returns. A global reference keeps the array alive until then. Send-side copies are not
-/// copied back.
+/// Native memory holding a copy of elements [first, first + length) of a Java array, for an
+/// operation that reads or fills it after the call returns (a nonblocking operation, a
+/// one-sided origin): the collector may move the array at any time, and pinning it for the
+/// operation's whole life would stall the collector (BINDINGS-NOTES trap 3). The memory comes
+/// from native_pool (no malloc, mmap or page faults per call once warm, not zeroed). A receive
+/// (`copy_back`) copies it back into the range when the operation completes (this keep-alive
+/// is destroyed then: wait/test or a request set, or the reclaim of a request dropped while
+/// pending), so the array holds the data when waitFor() returns; a global reference keeps the
+/// array alive until then. Nothing else of the array is written. One-sided origins need
+/// neither: the window holds the copy until the synchronisation.
 struct array_copy_keep final : rt::keep_alive {
   JavaVM* vm = nullptr;
-  jarray array = nullptr;  // a global reference
+  jarray array = nullptr;  // a global reference, with copy_back only
   rt::type_kind kind = rt::type_kind::byte;
-  jsize first = 0;  // the range copied: [first, first + length)
+  jsize first = 0;
   jsize length = 0;
   bool copy_back = false;
-  std::unique_ptr<char[]> bytes;
+  pooled_bytes bytes;
   ~array_copy_keep() override {
+    if (!array) return;
     JNIEnv* env = nullptr;
     if (vm->GetEnv(reinterpret_cast<void**>(&env), JNI_VERSION_1_6) != JNI_OK &&
         vm->AttachCurrentThreadAsDaemon(reinterpret_cast<void**>(&env), nullptr) != JNI_OK)
@@ -408,33 +411,33 @@ struct array_copy_keep final : rt::keep_alive {
   }
 };
 
-/// Describes the buffer of a nonblocking operation: a direct buffer in place (kept reachable),
-/// a primitive array through a native copy (array_copy_keep). `persistent` (send_init,
-/// recv_init ...): arrays are refused, since a copy made now would not see the array's later
-/// contents at each start(). False with a Java exception pending.
-/// Elements [first, first + count) of `array` through a native copy (array_copy_keep) for a
-/// nonblocking operation: b describes the copy. False with a Java exception pending.
-inline bool copy_async_range(JNIEnv* env, jarray array, rt::type_kind kind, jsize first,
+/// Elements [first, first + count) of `array` through a native copy (array_copy_keep) that `b`
+/// owns and describes; `writable`: copied back into the range at completion. False with a Java
+/// exception pending.
+inline bool copy_array_range(JNIEnv* env, jarray array, rt::type_kind kind, jsize first,
                              jsize count, bool writable, rt::async_buffer& b) {
   auto k = std::make_unique<array_copy_keep>();
-  env->GetJavaVM(&k->vm);
   k->kind = kind;
   k->first = first;
   k->length = count;
   const std::size_t n =
       static_cast<std::size_t>(count) * static_cast<std::size_t>(rt::detail::builtin_size(kind));
-  k->bytes.reset(new (std::nothrow) char[n ? n : 1]);
-  if (!k->bytes) {
+  if (!k->bytes.reserve(n)) {
     throw_java(env, "java/lang/OutOfMemoryError", "oompi: no native memory to copy the array");
     return false;
   }
+  // A receive's range is copied in too: MPI may fill less than the range, and the rest is
+  // copied back as it was.
   array_region(env, array, kind, false, first, count, k->bytes.get());
-  k->array = static_cast<jarray>(env->NewGlobalRef(array));
-  if (!k->array) {
-    throw_java(env, "java/lang/OutOfMemoryError", "oompi: no global reference for the array");
-    return false;
+  if (writable) {
+    env->GetJavaVM(&k->vm);
+    k->array = static_cast<jarray>(env->NewGlobalRef(array));
+    if (!k->array) {
+      throw_java(env, "java/lang/OutOfMemoryError", "oompi: no global reference for the array");
+      return false;
+    }
+    k->copy_back = true;
   }
-  k->copy_back = writable;
   b.data = k->bytes.get();
   b.count = count;
   b.type = rt::detail::builtin_type(kind);
@@ -443,68 +446,51 @@ inline bool copy_async_range(JNIEnv* env, jarray array, rt::type_kind kind, jsiz
   return true;
 }
 
-inline bool describe_async(JNIEnv* env, jobject obj, bool writable, bool persistent,
-                           rt::async_buffer& b) {
-  pin p;
-  if (!describe(env, obj, writable, persistent, b, p)) return false;
-  if (!p.array) {
-    b.keep.reset(new global_ref_keep(env, obj));
-    return true;
-  }
-  // A TypedBuffer over an array keeps its datatype: only the memory is swapped for the copy.
-  const MPI_Datatype type = b.type;
-  const std::int64_t count = b.count, extent = b.extent;
-  if (!copy_async_range(env, p.array, p.kind, 0, p.length, writable, b)) return false;
-  b.type = type;
-  b.count = count;
-  b.extent = extent;
-  return true;
+/// The range of a nonblocking operation (copy_array_range).
+inline bool copy_async_range(JNIEnv* env, jarray array, rt::type_kind kind, jsize first,
+                             jsize count, bool writable, rt::async_buffer& b) {
+  return copy_array_range(env, array, kind, first, count, writable, b);
 }
-
-/// Native memory holding a copy of a Java array for a one-sided origin.
-struct native_copy final : rt::keep_alive {
-  std::unique_ptr<char[]> bytes;
-};
 
 /// The origin of a one-sided operation (put, accumulate, the value of fetch_and_op ...), which
-/// MPI reads until the synchronisation that completes it, long after the call returns. A
-/// direct buffer is used in place and kept reachable; a primitive array is copied now into
-/// native memory that the window holds until then (the array may change or move meanwhile).
-/// False with a Java exception pending.
-/// Elements [first, first + count) of `array` copied into native memory that `b` owns (keep).
+/// MPI reads until the synchronisation that completes it, long after the call returns: the
+/// range copied now into native memory that the window holds until then.
 inline bool rma_copy_range(JNIEnv* env, jarray array, rt::type_kind kind, jsize first, jsize count,
                            rt::async_buffer& b) {
-  auto copy = std::make_unique<native_copy>();
-  const std::size_t n =
-      static_cast<std::size_t>(count) * static_cast<std::size_t>(rt::detail::builtin_size(kind));
-  copy->bytes.reset(new (std::nothrow) char[n ? n : 1]);
-  if (!copy->bytes) {
-    throw_java(env, "java/lang/OutOfMemoryError", "oompi: no native memory to copy the array");
-    return false;
-  }
-  array_region(env, array, kind, false, first, count, copy->bytes.get());
-  b.data = copy->bytes.get();
-  b.count = count;
-  b.type = rt::detail::builtin_type(kind);
-  b.extent = rt::detail::builtin_size(kind);
-  b.keep = std::move(copy);
-  return true;
+  return copy_array_range(env, array, kind, first, count, false, b);
 }
 
-inline bool describe_rma_origin(JNIEnv* env, jobject obj, rt::async_buffer& b) {
+/// Describes the buffer of an operation that outlives the call: a direct buffer in place (kept
+/// reachable), a primitive array (a TypedBuffer's too, keeping its datatype) through a native
+/// copy of it (copy_array_range). `refuse_arrays` (persistent requests send_init, recv_init ...:
+/// a copy made now would not see the array's later contents at each start()). False with a
+/// Java exception pending.
+inline bool describe_outliving(JNIEnv* env, jobject obj, bool writable, bool refuse_arrays,
+                               rt::async_buffer& b) {
   pin p;
-  if (!describe(env, obj, false, false, b, p)) return false;
+  if (!describe(env, obj, writable, refuse_arrays, b, p)) return false;
   if (!p.array) {
     b.keep.reset(new global_ref_keep(env, obj));
     return true;
   }
-  const MPI_Datatype type = b.type;  // a TypedBuffer's datatype stays
+  const MPI_Datatype type = b.type;
   const std::int64_t count = b.count, extent = b.extent;
-  if (!rma_copy_range(env, p.array, p.kind, 0, p.length, b)) return false;
+  if (!copy_array_range(env, p.array, p.kind, 0, p.length, writable, b)) return false;
   b.type = type;
   b.count = count;
   b.extent = extent;
   return true;
+}
+
+/// The buffer of a nonblocking operation (describe_outliving).
+inline bool describe_async(JNIEnv* env, jobject obj, bool writable, bool persistent,
+                           rt::async_buffer& b) {
+  return describe_outliving(env, obj, writable, persistent, b);
+}
+
+/// The origin of a one-sided operation (describe_outliving; read only).
+inline bool describe_rma_origin(JNIEnv* env, jobject obj, rt::async_buffer& b) {
+  return describe_outliving(env, obj, false, false, b);
 }
 
 /// A status as the long[] that org.oompi.Status is made from: {source, tag, error, cancelled,

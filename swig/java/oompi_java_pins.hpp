@@ -4,6 +4,7 @@
 #define OOMPI_SWIG_JAVA_PINS_HPP
 
 #include "oompi_java_errors.hpp"
+#include "oompi_java_native_pool.hpp"
 
 namespace oompi::java {
 
@@ -20,22 +21,14 @@ namespace oompi::java {
 inline std::atomic<bool> g_copy_arrays{true};
 
 /// A thread's native memory for array copies, reused by its calls: a few slots (a call has
-/// up to three array arguments); larger copies than `keep` bytes are freed after the call.
-struct copy_memory {
-  std::unique_ptr<char[]> data;  // not zeroed: the copy overwrites what MPI reads
-  std::size_t size = 0;
-  bool reserve(std::size_t n) noexcept {
-    if (n <= size) return true;
-    data.reset(new (std::nothrow) char[n]);
-    size = data ? n : 0;
-    return size != 0;
-  }
-};
+/// up to three array arguments) of native_pool blocks; a slot larger than `keep` bytes goes back
+/// to the pool after the call (which frees it once idle), so a thread holds little between calls.
+using copy_memory = pooled_bytes;
 struct copy_slots {
   static constexpr int count = 4;
-  // 4 MiB arrays included (a copy is one byte longer than the array): the former bound freed
-  // and reallocated the copy of a 4 MiB array at every call.
-  static constexpr std::size_t keep = (std::size_t(4) << 20) + 1;
+  // 4 MiB ranges included: the bound before issue 29 freed and reallocated (mmap, page faults)
+  // the copy of a 4 MiB array at every call.
+  static constexpr std::size_t keep = std::size_t(4) << 20;
   copy_memory slot[count];
   bool busy[count] = {};
 };
@@ -166,7 +159,7 @@ struct pin {
       length = env->GetArrayLength(array);
     }
     const std::size_t bytes =
-        static_cast<std::size_t>(length) * static_cast<std::size_t>(rt::detail::builtin_size(kind)) + 1;
+        static_cast<std::size_t>(length) * static_cast<std::size_t>(rt::detail::builtin_size(kind));
     if (bytes <= sizeof small) {
       ptr = small;
     } else {
@@ -185,7 +178,7 @@ struct pin {
         throw_java(env, "java/lang/OutOfMemoryError", "oompi: no native memory to copy the array");
         return false;
       }
-      ptr = v->data.get();
+      ptr = v->get();
     }
     if (copy_in || !writable) region(false, 0, length);
     else back = 0;  // until done(): an error copies nothing back
@@ -239,7 +232,7 @@ struct pin {
     if (writable && !env->ExceptionCheck()) region(true, 0, back < 0 ? length : back);
     if (slot >= 0) {
       copy_slots& cs = t_copies;
-      if (cs.slot[slot].size > copy_slots::keep) cs.slot[slot] = copy_memory();
+      if (cs.slot[slot].size() > copy_slots::keep) cs.slot[slot].reset();
       cs.busy[slot] = false;
       slot = -1;
     }

@@ -287,6 +287,57 @@ class ArraySlicesTest {
     }
   }
 
+  /**
+   * Under MPI_THREAD_MULTIPLE: one thread sends a large slice blocking while the send's receive
+   * is posted by another thread only after that one has allocated and forced collections. Were
+   * the sending thread to hold the array pinned (JDK 17: the GC locked) across its MPI_Send, the
+   * other thread (here or, through the token, on the next rank) could not allocate, the receive
+   * would never be posted and the job would hang: the copy (or, with G1 on JDK 22+, the region
+   * pin) keeps it moving. FUNNELED (java.array_slices_pinned) allows one MPI thread only.
+   */
+  @Test
+  void sliceSendWhileAnotherThreadForcesCollections() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        MpiExtension.provided() == org.oompi.ThreadLevel.MULTIPLE,
+        "two threads calling MPI need MPI_THREAD_MULTIPLE");
+    final int rounds = 40, n = 1 << 20, off = 3 * n + 5;  // a 1 MiB range of a 5 MiB array
+    byte[] out = new byte[5 * n];
+    byte[] in = new byte[5 * n];
+    java.util.Arrays.fill(out, (byte) rank);
+    java.util.Arrays.fill(in, (byte) -1);
+    ByteBuffer token = Buffers.newByteBuffer(8);
+    ByteBuffer tokenIn = Buffers.newByteBuffer(8);
+    Thread sender = new Thread(() -> {
+      for (int i = 0; i < rounds; i++) {
+        world.recv(tokenIn.clear(), prev, 11);  // the other thread's token: it has allocated
+        world.send(out, off, n, next, 12);
+      }
+    });
+    java.util.concurrent.atomic.AtomicReference<Throwable> failed =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    sender.setUncaughtExceptionHandler((t, e) -> failed.set(e));
+    sender.start();
+    long sink = 0;
+    for (int i = 0; i < rounds; i++) {
+      byte[][] garbage = new byte[32][];
+      for (int j = 0; j < garbage.length; j++) garbage[j] = new byte[128 << 10];
+      sink += garbage[i % garbage.length].length;
+      world.send(token.clear(), next, 11);
+      if (i % 8 == 0) System.gc();  // a collection while the other thread is in its send
+      for (int j = 0; j < garbage.length; j++) garbage[j] = new byte[128 << 10];
+      Status st = world.recv(in, off + 1, n, prev, 12);
+      assertEquals(n, st.getCountBytes());
+    }
+    sender.join(120_000);
+    assertEquals(false, sender.isAlive(), "the sending thread is stuck");
+    assertEquals(null, failed.get());
+    assertEquals(rounds * (128L << 10), sink);
+    for (int i = 0; i < in.length; i++) {
+      byte want = i >= off + 1 && i < off + 1 + n ? (byte) prev : (byte) -1;
+      if (in[i] != want) assertEquals(want, in[i], "element " + i);
+    }
+  }
+
   @Test
   void badRangesThrow() {
     byte[] a = new byte[16];

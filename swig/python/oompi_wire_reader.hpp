@@ -366,9 +366,15 @@ class gc_pause {
   int was_enabled_ = 0;
 };
 
-/// The compiled form of a descriptor tuple from transportable.py (compiled on first use; the
-/// tuples live as long as their classes, so they key the cache); nullptr with the error set.
-inline const tdesc* cached_desc(PyObject* t) {
+/// The compiled form of the descriptor tuple (from transportable.py) that a call of `usage`
+/// (value, descriptor) gets: compiled on first use, cached (the tuples live as long as their
+/// classes, so they key the cache); nullptr with the error set.
+inline const tdesc* call_desc(PyObject* const* args, Py_ssize_t n, const char* usage) {
+  if (n != 2) {
+    PyErr_SetString(PyExc_TypeError, usage);
+    return nullptr;
+  }
+  PyObject* t = args[1];
   static std::unordered_map<PyObject*, std::unique_ptr<tdesc>> descs;
   auto it = descs.find(t);
   if (it == descs.end()) {
@@ -382,11 +388,7 @@ inline const tdesc* cached_desc(PyObject* t) {
 
 /// dumps(obj, desc) -> bytes
 inline PyObject* dumps(PyObject*, PyObject* const* args, Py_ssize_t n) {
-  if (n != 2) {
-    PyErr_SetString(PyExc_TypeError, "wire_dumps(obj, desc)");
-    return nullptr;
-  }
-  const tdesc* desc = cached_desc(args[1]);
+  const tdesc* desc = call_desc(args, n, "wire_dumps(obj, desc)");
   if (!desc) return nullptr;
   writer w;
   // A message's value that is a reference to a chain type goes as a compact chain (2.1).
@@ -398,11 +400,7 @@ inline PyObject* dumps(PyObject*, PyObject* const* args, Py_ssize_t n) {
 
 /// loads(buffer, desc) -> obj
 inline PyObject* loads(PyObject*, PyObject* const* args, Py_ssize_t n) {
-  if (n != 2) {
-    PyErr_SetString(PyExc_TypeError, "wire_loads(data, desc)");
-    return nullptr;
-  }
-  const tdesc* desc = cached_desc(args[1]);
+  const tdesc* desc = call_desc(args, n, "wire_loads(data, desc)");
   if (!desc) return nullptr;
   Py_buffer b;
   if (PyObject_GetBuffer(args[0], &b, PyBUF_C_CONTIGUOUS) < 0) return nullptr;

@@ -54,21 +54,9 @@ inline bool kind_of_format(const char* fmt, Py_ssize_t itemsize, rt::type_kind& 
     case '?': return itemsize == 1 ? (kind = rt::type_kind::boolean, true) : false;
     case 'c': return itemsize == 1 ? (kind = rt::type_kind::byte, true) : false;
     case 'b': case 'h': case 'i': case 'l': case 'q': case 'n':
-      switch (itemsize) {
-        case 1: kind = rt::type_kind::int8; return true;
-        case 2: kind = rt::type_kind::int16; return true;
-        case 4: kind = rt::type_kind::int32; return true;
-        case 8: kind = rt::type_kind::int64; return true;
-      }
-      return false;
+      return int_kind(itemsize, true, kind);
     case 'B': case 'H': case 'I': case 'L': case 'Q': case 'N':
-      switch (itemsize) {
-        case 1: kind = rt::type_kind::uint8; return true;
-        case 2: kind = rt::type_kind::uint16; return true;
-        case 4: kind = rt::type_kind::uint32; return true;
-        case 8: kind = rt::type_kind::uint64; return true;
-      }
-      return false;
+      return int_kind(itemsize, false, kind);
   }
   return false;
 }

@@ -205,8 +205,7 @@ def run_shape(which, opt, sink, only):
                                "encode + decode")}
                           for n in sizes for m in ("roundtrip_us", "local_us")])
     ok = True
-    start = time.monotonic()
-    for si, n in enumerate(sizes):
+    for n in sizes:
         value = make(n)
         # calibration and warm-up: every system once, the slowest sets the block length
         per = max(fn(value, 2, wtype)[0] / 2 for _, fn, _, _ in SYSTEMS)
@@ -216,8 +215,9 @@ def run_shape(which, opt, sink, only):
             per = max(fn(value, 2, wtype)[0] / 2 for _, _, fn, _ in SYSTEMS if fn)
             local_iters = iterations(per, block_ms)
         polite_barrier()
-        for r in range(rounds):
-            go = not first or time.monotonic() - start < seconds * (si + 1) / len(sizes)
+        start = time.monotonic()
+        for r in range(rounds):  # at least 3 rounds a size, then while its share of the time lasts
+            go = not first or r < 3 or time.monotonic() - start < seconds / len(sizes)
             if not rawc.bcast_flag(go):
                 break
             rnd = first_round + r

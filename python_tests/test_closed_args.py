@@ -142,3 +142,43 @@ def test_messages_name_python_classes_and_methods(world, tmp_path):
     with pytest.raises(TypeError) as e:
         oompi.Datatype.create_struct([1, 1], [0, 8], [oompi.INT32, 5])
     python_names(e, "Datatype.create_struct: expected an oompi.Datatype, not 'int'")
+    # no container classes: sequences in, Python's names in every message about them (SWIG's
+    # DatatypeVector, IntVector, ... named std::vector types)
+    assert not hasattr(oompi.core, "DatatypeVector") and not hasattr(oompi.core, "IntVector")
+    with pytest.raises(TypeError) as e:
+        oompi.Datatype.create_struct([1, 1], [0, 8], 5)
+    python_names(e, "Datatype.create_struct: expected a sequence of oompi.Datatype, not 'int'")
+    with pytest.raises(TypeError) as e:
+        oompi.Datatype.indexed([1, "a"], [0, 2], oompi.INT32)
+    python_names(e, "Datatype.indexed: expected a sequence of integers, item 1 is 'str'")
+    with pytest.raises(OverflowError) as e:
+        oompi.Datatype.indexed([1, 1 << 40], [0, 2], oompi.INT32)
+    python_names(e, "Datatype.indexed: item 1 (1099511627776) does not fit in a C int")
+    done = world.irecv(np.zeros(1), world.rank, 8)
+    world.send(np.ones(1), world.rank, 8)
+    done.wait()
+    with pytest.raises(TypeError) as e:
+        oompi.Request.wait_all([done, 5])
+    python_names(e, "Request.wait_all: expected an oompi.Request, not 'int'")
+    with pytest.raises(TypeError) as e:
+        world.create_cart("22", [0, 0])
+    python_names(e, "Comm.create_cart: expected a sequence of integers, not 'str'")
+    # a number, bool or str of another type: the parameter and the Python type expected
+    with pytest.raises(TypeError) as e:
+        oompi.Datatype.contiguous("2", oompi.INT32)
+    python_names(e, "Datatype.contiguous: count must be an int (a C int), not 'str'")
+    with pytest.raises(OverflowError) as e:
+        oompi.Datatype.contiguous(1 << 40, oompi.INT32)
+    python_names(e, "Datatype.contiguous: count = 1099511627776 is out of range for an int")
+    with oompi.Info.create() as info:
+        with pytest.raises(TypeError) as e:
+            info.set("key", 5)
+        python_names(e, "Info.set: value must be a str, not 'int'")
+        info.set("key", "v")
+        assert info.keys() == ("key",)
+    # results are tuples
+    t = oompi.Datatype.contiguous(2, oompi.DOUBLE)
+    contents = t.contents()
+    assert isinstance(contents.integers(), tuple) and contents.integers() == (2,)
+    assert [d.size for d in contents.types()] == [8]
+    t.close()

@@ -17,7 +17,9 @@
 
 %include <std_string.i>
 %include <stdint.i>
+#ifndef OOMPI_VECTOR_CLASS  // none of SWIG's container classes in a language that has its own (python.i)
 %include <std_vector.i>
+#endif
 
 // One exception handler for every wrapped call.
 %exception {
@@ -116,14 +118,19 @@ namespace oompi { namespace rt { struct buffer; struct async_buffer; class statu
 %attribute(oompi::rt::window, int, disp_unit, disp_unit);
 
 // Counts, displacements, block lengths: IntVector (Int64Vector for byte displacements), which
-// Python fills from any sequence and Java/C# construct from arrays.
+// Java/C# construct from arrays. A language that converts its own sequences in typemaps (Python:
+// lists, tuples, NumPy arrays) defines OOMPI_VECTOR_CLASS(NAME, T) as nothing first, and has no
+// container classes (their methods' messages would name C++ types).
+#ifndef OOMPI_VECTOR_CLASS
+%define OOMPI_VECTOR_CLASS(NAME, T) %template(NAME) vector<T>; %enddef
+#endif
 namespace std {
-%template(IntVector) vector<int>;
-%template(Int64Vector) vector<long long>;
+OOMPI_VECTOR_CLASS(IntVector, int)
+OOMPI_VECTOR_CLASS(Int64Vector, long long)
 // Program arguments of comm.spawn, info keys.
-%template(StringVector) vector<std::string>;
+OOMPI_VECTOR_CLASS(StringVector, std::string)
 // comm.spawn_multiple: one argument list per program.
-%template(StringVectorVector) vector<vector<std::string> >;
+OOMPI_VECTOR_CLASS(StringVectorVector, vector<std::string>)
 }
 #ifdef OOMPI_VECTOR_TYPEMAPS
 OOMPI_VECTOR_TYPEMAPS  // a language's own conversions for vector parameters
@@ -137,7 +144,7 @@ OOMPI_VECTOR_TYPEMAPS  // a language's own conversions for vector parameters
 // Declared before datatype.hpp so that create_struct's parameter gets the vector's typemaps.
 namespace oompi { namespace rt { class datatype; } }
 namespace std {
-%template(DatatypeVector) vector<oompi::rt::datatype>;
+OOMPI_VECTOR_CLASS(DatatypeVector, oompi::rt::datatype)
 }
 #ifdef OOMPI_HANDLE_VECTOR_TYPEMAPS
 OOMPI_HANDLE_VECTOR_TYPEMAPS(oompi::rt::datatype)  // a language's own conversion of a list of handles
@@ -148,7 +155,7 @@ OOMPI_HANDLE_VECTOR_TYPEMAPS(oompi::rt::datatype)  // a language's own conversio
 // Declared before request.hpp so that the set functions' parameter gets the vector's typemaps.
 namespace oompi { namespace rt { class request; } }
 namespace std {
-%template(RequestVector) vector<oompi::rt::request>;
+OOMPI_VECTOR_CLASS(RequestVector, oompi::rt::request)
 }
 #ifdef OOMPI_HANDLE_VECTOR_TYPEMAPS
 OOMPI_HANDLE_VECTOR_TYPEMAPS(oompi::rt::request)  // a language's own conversion of a list of handles
@@ -162,7 +169,7 @@ OOMPI_HANDLE_VECTOR_TYPEMAPS(oompi::rt::request)  // a language's own conversion
 %include <oompi/rt/info.hpp>
 // comm.spawn_multiple: one info per program. Declared before comm.hpp for its typemaps.
 namespace std {
-%template(InfoVector) vector<oompi::rt::info>;
+OOMPI_VECTOR_CLASS(InfoVector, oompi::rt::info)
 }
 #ifdef OOMPI_HANDLE_VECTOR_TYPEMAPS
 OOMPI_HANDLE_VECTOR_TYPEMAPS(oompi::rt::info)  // a language's own conversion of a list of handles

@@ -12,8 +12,6 @@ Options: --rounds=N --first-round=R --max-seconds=S --sizes=1,16,... --quick
 """
 import os
 import sys
-import threading
-import time
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -23,20 +21,17 @@ import numpy as np  # noqa: E402
 
 import oompi  # noqa: E402
 from benchlib import Sink, options, run_interleaved  # noqa: E402
+from objectlib import Peers, run_on_big_stack  # noqa: E402
 
-env = oompi.Environment(oompi.ThreadLevel.MULTIPLE)
-from mpi4py import MPI  # noqa: E402
-
-MPI.pickle.PROTOCOL = 5  # the peer of issue 16 (mpi4py's default on Python >= 3.8, made explicit)
+peers = Peers()
+MPI = peers.MPI
 
 import oompi_bench_rawc as rawc  # noqa: E402
 
-world = oompi.Comm.world()
-comm4py = MPI.COMM_WORLD
+world = peers.world
 rank = world.rank
-peer = 1 - rank
-first = rank == 0
-clock = time.perf_counter
+first = peers.first
+rt_oompi_wire_of, rt_oompi_pickle_of, rt_mpi4py_of = peers.round_trips()
 
 
 @oompi.transportable
@@ -68,39 +63,15 @@ def list_ok(head, n):
 
 # Each system: `iters` round trips of obj (rank 0 sends, rank 1 sends back what it got).
 def rt_oompi_pickle(obj, iters):
-    t0 = clock()
-    for _ in range(iters):
-        if first:
-            world.osend(obj, peer, 0)
-            obj = world.orecv(peer, 0)
-        else:
-            got = world.orecv(peer, 0)
-            world.osend(got, peer, 0)
-    return clock() - t0, obj
+    return rt_oompi_pickle_of(obj, iters)
 
 
 def rt_oompi_wire(obj, iters):
-    t0 = clock()
-    for _ in range(iters):
-        if first:
-            world.osend(obj, peer, 0, NODE)
-            obj = world.orecv(peer, 0, NODE)
-        else:
-            got = world.orecv(peer, 0, NODE)
-            world.osend(got, peer, 0, NODE)
-    return clock() - t0, obj
+    return rt_oompi_wire_of(obj, iters, NODE)
 
 
 def rt_mpi4py(obj, iters):
-    t0 = clock()
-    for _ in range(iters):
-        if first:
-            comm4py.send(obj, peer, 0)
-            obj = comm4py.recv(None, peer, 0)
-        else:
-            got = comm4py.recv(None, peer, 0)
-            comm4py.send(got, peer, 0)
-    return clock() - t0, obj
+    return rt_mpi4py_of(obj, iters)
 
 
 def bcast_int(n):
@@ -194,22 +165,8 @@ def main():
         if rank == 0:
             print("bench_objects: run with exactly 2 ranks", file=sys.stderr)
         return 2
-    sys.setrecursionlimit(1 << 20)
     sink = Sink()
-    error = []
-
-    def body():
-        try:
-            run(opt, sink)
-        except BaseException as e:  # reported after the thread ends
-            error.append(e)
-
-    threading.stack_size(512 << 20)
-    t = threading.Thread(target=body)
-    t.start()
-    t.join()
-    if error:
-        raise error[0]
+    run_on_big_stack(lambda: run(opt, sink))
     if rank == 0:
         sink.flush()
     return 0
@@ -217,5 +174,5 @@ def main():
 
 rc = main()
 world.barrier()
-env.close()
+peers.env.close()
 sys.exit(rc)

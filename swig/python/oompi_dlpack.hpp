@@ -23,6 +23,8 @@
 #include <oompi/rt/environment.hpp>
 #include <oompi/rt/rt.hpp>
 
+#include "oompi_int_kind.hpp"
+
 #include <dlfcn.h>
 
 #include <cstdint>
@@ -100,22 +102,8 @@ inline bool kind_of(const dlpack::DLDataType& t, rt::type_kind& kind) {
   using namespace dlpack;
   if (t.lanes != 1) return false;
   switch (t.code) {
-    case kDLInt:
-      switch (t.bits) {
-        case 8: return kind = rt::type_kind::int8, true;
-        case 16: return kind = rt::type_kind::int16, true;
-        case 32: return kind = rt::type_kind::int32, true;
-        case 64: return kind = rt::type_kind::int64, true;
-      }
-      return false;
-    case kDLUInt:
-      switch (t.bits) {
-        case 8: return kind = rt::type_kind::uint8, true;
-        case 16: return kind = rt::type_kind::uint16, true;
-        case 32: return kind = rt::type_kind::uint32, true;
-        case 64: return kind = rt::type_kind::uint64, true;
-      }
-      return false;
+    case kDLInt: case kDLUInt:
+      return t.bits % 8 == 0 && int_kind(t.bits / 8, t.code == kDLInt, kind);
     case kDLFloat:
       if (t.bits == 32) return kind = rt::type_kind::float32, true;
       if (t.bits == 64) return kind = rt::type_kind::float64, true;

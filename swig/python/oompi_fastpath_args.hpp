@@ -162,18 +162,10 @@ __attribute__((always_inline)) inline bool numpy_buffer(PyObject* obj, bool writ
   switch (d->type_num) {
     case NPY_BOOL: kind = rt::type_kind::boolean; break;
     case NPY_BYTE: case NPY_SHORT: case NPY_INT: case NPY_LONG: case NPY_LONGLONG:
-      if (es == 1) kind = rt::type_kind::int8;
-      else if (es == 2) kind = rt::type_kind::int16;
-      else if (es == 4) kind = rt::type_kind::int32;
-      else if (es == 8) kind = rt::type_kind::int64;
-      else return false;
+      if (!int_kind(es, true, kind)) return false;
       break;
     case NPY_UBYTE: case NPY_USHORT: case NPY_UINT: case NPY_ULONG: case NPY_ULONGLONG:
-      if (es == 1) kind = rt::type_kind::uint8;
-      else if (es == 2) kind = rt::type_kind::uint16;
-      else if (es == 4) kind = rt::type_kind::uint32;
-      else if (es == 8) kind = rt::type_kind::uint64;
-      else return false;
+      if (!int_kind(es, false, kind)) return false;
       break;
     case NPY_FLOAT: kind = rt::type_kind::float32; break;
     case NPY_DOUBLE: kind = rt::type_kind::float64; break;

@@ -54,21 +54,9 @@ inline bool kind_of_format(const char* fmt, Py_ssize_t itemsize, rt::type_kind& 
     case '?': return itemsize == 1 ? (kind = rt::type_kind::boolean, true) : false;
     case 'c': return itemsize == 1 ? (kind = rt::type_kind::byte, true) : false;
     case 'b': case 'h': case 'i': case 'l': case 'q': case 'n':
-      switch (itemsize) {
-        case 1: kind = rt::type_kind::int8; return true;
-        case 2: kind = rt::type_kind::int16; return true;
-        case 4: kind = rt::type_kind::int32; return true;
-        case 8: kind = rt::type_kind::int64; return true;
-      }
-      return false;
+      return int_kind(itemsize, true, kind);
     case 'B': case 'H': case 'I': case 'L': case 'Q': case 'N':
-      switch (itemsize) {
-        case 1: kind = rt::type_kind::uint8; return true;
-        case 2: kind = rt::type_kind::uint16; return true;
-        case 4: kind = rt::type_kind::uint32; return true;
-        case 8: kind = rt::type_kind::uint64; return true;
-      }
-      return false;
+      return int_kind(itemsize, false, kind);
   }
   return false;
 }
@@ -297,58 +285,6 @@ inline PyObject* memory_view(std::int64_t address, std::int64_t nbytes, bool wri
   return PyMemoryView_FromMemory(reinterpret_cast<char*>(static_cast<std::intptr_t>(address)),
                                  static_cast<Py_ssize_t>(nbytes),
                                  writable ? PyBUF_WRITE : PyBUF_READ);
-}
-
-/// Fills `out` with the Requests of a Python sequence; false with a TypeError set otherwise.
-inline bool request_vector(PyObject* seq, std::vector<rt::request>& out, swig_type_info* type) {
-  PyObject* fast = PySequence_Fast(seq, "oompi: expected a sequence of Requests");
-  if (!fast) return false;
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-  out.reserve(static_cast<std::size_t>(n));
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    void* p = nullptr;
-    if (!SWIG_IsOK(SWIG_ConvertPtr(PySequence_Fast_GET_ITEM(fast, i), &p, type, 0)) || !p) {
-      Py_DECREF(fast);
-      PyErr_Format(PyExc_TypeError, "oompi: item %zd of the request set is not a Request", i);
-      return false;
-    }
-    out.push_back(*static_cast<rt::request*>(p));
-  }
-  Py_DECREF(fast);
-  return true;
-}
-
-/// Fills v from any sequence of integers (list, tuple, range, NumPy array); false with a
-/// Python exception set otherwise.
-template <class T>
-bool int_vector(PyObject* o, std::vector<T>& v, const char* what) {
-  PyObject* seq = PySequence_Fast(o, what);
-  if (!seq) return false;
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-  v.resize(static_cast<std::size_t>(n));
-  PyObject** items = PySequence_Fast_ITEMS(seq);
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* index = PyNumber_Index(items[i]);
-    if (!index) {
-      Py_DECREF(seq);
-      return false;
-    }
-    const long long x = PyLong_AsLongLong(index);
-    Py_DECREF(index);
-    if (x == -1 && PyErr_Occurred()) {
-      Py_DECREF(seq);
-      return false;
-    }
-    if (x < static_cast<long long>(std::numeric_limits<T>::min()) ||
-        x > static_cast<long long>(std::numeric_limits<T>::max())) {
-      Py_DECREF(seq);
-      PyErr_Format(PyExc_OverflowError, "%s: %lld does not fit", what, x);
-      return false;
-    }
-    v[static_cast<std::size_t>(i)] = static_cast<T>(x);
-  }
-  Py_DECREF(seq);
-  return true;
 }
 
 /// An mpi4py.MPI.Comm (anything with py2f()) as a facade communicator that does not own it.

@@ -7,6 +7,7 @@
 %{
 #include "oompi_fastpath.hpp"
 #include "oompi_wire.hpp"
+#include "oompi_sequences.hpp"
 %}
 
 %define OOMPI_TRANSLATE_EXCEPTION oompi::python::translate() %enddef
@@ -53,47 +54,121 @@
 %feature("nothreadallow") oompi::rt::environment::set_receive_guard;
 %feature("nothreadallow") oompi::rt::environment::cuda_aware;
 
-// --- integer vectors (counts, displacements): any sequence of integers, NumPy arrays too ----
-// (applied by oompi.i right after its %template lines, which would override them)
+// --- arguments of the wrong type ------------------------------------------------------------
+// A number, bool or str argument of another type names the Python method, the parameter and
+// the Python type expected, "Comm.send: dest must be an int, not 'str'", instead of SWIG's
+// "in method 'Comm_send', argument 3 of type 'int'" (or 'std::string const &').
+%{
+namespace oompi::python {
+inline void wrong_scalar(const char* sym, const char* param, const char* expected, PyObject* input,
+                         int code) {
+  const std::string w = where(sym);
+  if (SWIG_ArgError(code) == SWIG_OverflowError)
+    PyErr_Format(PyExc_OverflowError, "%s: %s = %R is out of range for %s", w.c_str(), param,
+                 input, expected);
+  else
+    PyErr_Format(PyExc_TypeError, "%s: %s must be %s, not '%.200s'", w.c_str(), param, expected,
+                 Py_TYPE(input)->tp_name);
+}
+}  // namespace oompi::python
+%}
+%define OOMPI_PY_SCALAR_ARG(CTYPE, EXPECTED)
+%typemap(in, fragment=SWIG_AsVal_frag(CTYPE), noblock=1) CTYPE (CTYPE val, int ecode = 0) {
+  ecode = SWIG_AsVal(CTYPE)($input, &val);
+  if (!SWIG_IsOK(ecode)) {
+    oompi::python::wrong_scalar("$symname", "$1_name", EXPECTED, $input, ecode);
+    SWIG_fail;
+  }
+  $1 = static_cast<$1_ltype>(val);
+}
+%enddef
+OOMPI_PY_SCALAR_ARG(int, "an int (a C int)")
+OOMPI_PY_SCALAR_ARG(long long, "an int (64 bits)")
+OOMPI_PY_SCALAR_ARG(bool, "a bool")
+OOMPI_PY_SCALAR_ARG(double, "a float")
+%include <std_string.i>  // first: its typemaps for std::string would replace this one
+%typemap(in, fragment="SWIG_AsPtr_std_string") const std::string& (int res = SWIG_OLDOBJ) {
+  std::string* ptr = nullptr;
+  res = SWIG_AsPtr_std_string($input, &ptr);
+  if (!SWIG_IsOK(res) || !ptr) {
+    oompi::python::wrong_scalar("$symname", "$1_name", "a str", $input, res);
+    SWIG_fail;
+  }
+  $1 = ptr;
+}
+
+// --- sequences: no container classes (oompi_sequences.hpp) ----------------------------------
+// Every std::vector parameter takes a Python sequence (counts and displacements: any sequence of
+// integers, NumPy arrays too; handles: a list of Datatype/Request/Info; strings: a list of str)
+// and every std::vector result is a tuple. oompi.i makes no IntVector, DatatypeVector, ...
+// classes for Python: a user never handles them, and their methods' messages named C++ types
+// ("argument 2 of type 'std::vector< oompi::rt::datatype >::value_type const &'").
+%define OOMPI_VECTOR_CLASS(NAME, T) %enddef
+
 // Request sets (Request.wait_all(reqs), start_all, wait_some, ...): any sequence of Requests.
 // The vector holds copies that share each request's state, so completion shows in the list.
 %typemap(in) std::vector<oompi::rt::request>& (std::vector<oompi::rt::request> tmp) %{
-  if (!oompi::python::request_vector($input, tmp, $descriptor(oompi::rt::request*))) SWIG_fail;
+  if (!oompi::python::handle_vector($input, $descriptor(oompi::rt::request*), "$symname", tmp))
+    SWIG_fail;
   $1 = &tmp;
 %}
 %typemap(typecheck, precedence=SWIG_TYPECHECK_POINTER) std::vector<oompi::rt::request>& %{
   $1 = PySequence_Check($input) ? 1 : 0;
 %}
 
+// (applied by oompi.i after its vector declarations)
 %define OOMPI_VECTOR_TYPEMAPS
 %typemap(in) const std::vector<int>& (std::vector<int> tmp) %{
-  if (!oompi::python::int_vector($input, tmp, "expected a sequence of integers")) SWIG_fail;
+  if (!oompi::python::int_sequence($input, "$symname", tmp)) SWIG_fail;
   $1 = &tmp;
 %}
 %typemap(in) const std::vector<long long>& (std::vector<long long> tmp) %{
-  if (!oompi::python::int_vector($input, tmp, "expected a sequence of integers")) SWIG_fail;
+  if (!oompi::python::int_sequence($input, "$symname", tmp)) SWIG_fail;
   $1 = &tmp;
 %}
-%typemap(freearg) const std::vector<int>&, const std::vector<long long>& ""
+%typemap(in) const std::vector<std::string>& (std::vector<std::string> tmp) %{
+  if (!oompi::python::string_vector($input, "$symname", tmp)) SWIG_fail;
+  $1 = &tmp;
+%}
+%typemap(in) const std::vector<std::vector<std::string> >& (std::vector<std::vector<std::string> > tmp) %{
+  if (!oompi::python::string_vectors($input, "$symname", tmp)) SWIG_fail;
+  $1 = &tmp;
+%}
+%typemap(freearg) const std::vector<int>&, const std::vector<long long>&,
+                  const std::vector<std::string>&, const std::vector<std::vector<std::string> >& ""
 %typemap(typecheck, precedence=SWIG_TYPECHECK_POINTER) const std::vector<int>&,
-                                                      const std::vector<long long>& %{
-  $1 = PySequence_Check($input) ? 1 : 0;
+                                                      const std::vector<long long>&,
+                                                      const std::vector<std::string>&,
+                                                      const std::vector<std::vector<std::string> >& %{
+  $1 = PySequence_Check($input) && !PyUnicode_Check($input) ? 1 : 0;
+%}
+%typemap(out) std::vector<int>, std::vector<long long> %{
+  $result = oompi::python::int_tuple($1);
+  if (!$result) SWIG_fail;
+%}
+%typemap(out) std::vector<std::string> %{
+  $result = oompi::python::str_tuple($1);
+  if (!$result) SWIG_fail;
 %}
 %enddef
 
-// A list of handles (Datatype.create_struct's types, alltoallw's, spawn_multiple's infos): a
-// DatatypeVector (...) or any sequence of the class; anything else a TypeError naming the
-// Python class and method (SWIG's container would name a C++ std::vector type).
+// A list of handles (Datatype.create_struct's types, alltoallw's, spawn_multiple's infos): any
+// sequence of the class, out as a tuple of new proxies; anything else a TypeError naming the
+// Python class and method.
 %define OOMPI_HANDLE_VECTOR_TYPEMAPS(TYPE)
 %typemap(in) const std::vector<TYPE>& (std::vector<TYPE> tmp) %{
-  if (!oompi::python::handle_vector($input, $descriptor(TYPE*), $descriptor(std::vector<TYPE>*),
-                                    "$symname", tmp))
-    SWIG_fail;
+  if (!oompi::python::handle_vector($input, $descriptor(TYPE*), "$symname", tmp)) SWIG_fail;
   $1 = &tmp;
 %}
 %typemap(freearg) const std::vector<TYPE>& ""
 %typemap(typecheck, precedence=SWIG_TYPECHECK_POINTER) const std::vector<TYPE>& %{
   $1 = PySequence_Check($input) ? 1 : 0;
+%}
+%typemap(out) std::vector<TYPE> %{
+  $result = oompi::python::tuple_of(static_cast<const std::vector<TYPE>&>($1), [](const TYPE& x) {
+    return SWIG_NewPointerObj(new TYPE(x), $descriptor(TYPE*), SWIG_POINTER_OWN);
+  });
+  if (!$result) SWIG_fail;
 %}
 %enddef
 
@@ -395,28 +470,25 @@ inline void wrong_argument(swig_type_info* type, const char* sym, PyObject* inpu
 %}
 %{
 namespace oompi::python {
-/// The handles of `in` (a SWIG vector of them, or a sequence of proxies of `elem`) into `out`;
-/// false with a TypeError naming the Python class and method.
+/// The handles of `in` (a sequence of proxies of `elem`) into `out`; false with a TypeError
+/// naming the Python class and method.
 template <class T>
-bool handle_vector(PyObject* in, swig_type_info* elem, swig_type_info* vec, const char* sym,
-                   std::vector<T>& out) {
-  void* p = nullptr;
-  if (SWIG_IsOK(SWIG_ConvertPtr(in, &p, vec, 0)) && p) {
-    out = *static_cast<std::vector<T>*>(p);
-    return true;
-  }
-  PyObject* seq = PySequence_Check(in) ? PySequence_Fast(in, "") : nullptr;
-  if (!seq) {
-    PyErr_Clear();
-    wrong_argument(vec, sym, in, false);  // "expected an oompi.DatatypeVector, not ..."
-    return false;
-  }
+bool handle_vector(PyObject* in, swig_type_info* elem, const char* sym, std::vector<T>& out) {
+  std::string what = "oompi.handles";
+  if (auto* cd = elem ? static_cast<SwigPyClientData*>(elem->clientdata) : nullptr; cd && cd->klass)
+    if (PyObject* n = PyObject_GetAttrString(cd->klass, "__name__")) {
+      if (const char* u = PyUnicode_AsUTF8(n)) what = std::string("oompi.") + u;
+      Py_DECREF(n);
+    }
+  PyErr_Clear();
+  PyObject* seq = fast_sequence(in, sym, what.c_str());  // "expected a sequence of oompi.Datatype"
+  if (!seq) return false;
   const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
   out.clear();
   out.reserve(static_cast<std::size_t>(n));
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject* item = PySequence_Fast_GET_ITEM(seq, i);
-    p = nullptr;
+    void* p = nullptr;
     if (!SWIG_IsOK(SWIG_ConvertPtr(item, &p, elem, 0)) || !p) {
       wrong_argument(elem, sym, item, false);  // "expected an oompi.Datatype, not 'int'"
       Py_DECREF(seq);

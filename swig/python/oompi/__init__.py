@@ -47,9 +47,6 @@ from .core import (  # noqa: F401
     Request,
     Status,
     TestSupport,
-    IntVector,
-    Int64Vector,
-    DatatypeVector,
     Window,
     Epoch,
 )
@@ -65,6 +62,10 @@ from .transportable import (  # noqa: F401
     int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64, boolean,
 )
 import enum as _enum
+
+# Every call takes a list (or tuple, or NumPy array) where C++ takes a std::vector, and returns
+# a tuple: there are no container classes. The names of the former ones stay for old code.
+IntVector = Int64Vector = DatatypeVector = list
 
 
 def _enum_of(name):

@@ -29,9 +29,7 @@ struct file::state {
 };
 
 file::state& file::live(const char* what) const {
-  if (!st_) detail::throw_null(what, "file");
-  if (st_->closed) detail::throw_closed(what, "file");
-  return *st_;
+  return *detail::live_state(st_, what, "file");
 }
 
 file file::open(const comm& c, const std::string& path, int mode) {
@@ -137,15 +135,18 @@ status end_split(State& s, decltype(State::split) direction, const char* what, c
 
 void file::read_all_begin(async_buffer& buf) const {
   auto& s = const_cast<state&>(live("file.read_all_begin"));
-  begin_split(s, state::reading, buf, "file.read_all_begin", "MPI_File_read_all_begin", [&](int n) {
-    OOMPI_CHECK(MPI_File_read_all_begin, (s.f.native(), buf.data, n, buf.type));
-  });
+  begin_split(s, state::reading, buf, "file.read_all_begin", "MPI_File_read_all_begin",
+              [&](int n) {
+                OOMPI_CHECK(MPI_File_read_all_begin, (s.f.native(), buf.data, n, buf.type));
+              });
 }
 
 status file::read_all_end() const {
   auto& s = const_cast<state&>(live("file.read_all_end"));
   return end_split(s, state::reading, "file.read_all_end", "no read_all_begin to end",
-                   [&](MPI_Status* st) { OOMPI_CHECK(MPI_File_read_all_end, (s.f.native(), s.split_data, st)); });
+                   [&](MPI_Status* st) {
+                     OOMPI_CHECK(MPI_File_read_all_end, (s.f.native(), s.split_data, st));
+                   });
 }
 
 void file::write_all_begin(const async_buffer& buf) const {
@@ -158,7 +159,9 @@ void file::write_all_begin(const async_buffer& buf) const {
 status file::write_all_end() const {
   auto& s = const_cast<state&>(live("file.write_all_end"));
   return end_split(s, state::writing, "file.write_all_end", "no write_all_begin to end",
-                   [&](MPI_Status* st) { OOMPI_CHECK(MPI_File_write_all_end, (s.f.native(), s.split_data, st)); });
+                   [&](MPI_Status* st) {
+                     OOMPI_CHECK(MPI_File_write_all_end, (s.f.native(), s.split_data, st));
+                   });
 }
 
 std::int64_t file::byte_offset(std::int64_t offset) const {

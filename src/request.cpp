@@ -85,9 +85,7 @@ request request::adopt(MPI_Request h, std::unique_ptr<keep_alive> keep, bool rec
 }
 
 request::state& request::live(const char* what) {
-  if (!st_) detail::throw_null(what, "request");
-  if (st_->closed) detail::throw_closed(what, "request");
-  return *st_;
+  return *detail::live_state(st_, what, "request");
 }
 
 status request::wait() {

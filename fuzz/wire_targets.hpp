@@ -9,6 +9,8 @@
 
 #include <oompi/serialization/codec.hpp>
 
+#include "../tests/golden/types.hpp"  // point, shape, list_node (the golden files' types)
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -23,29 +25,9 @@
 
 namespace fz {
 
-struct point {
-  double x = 0, y = 0;
-};
-OOMPI_TRANSPORTABLE(point, x, y);
-
-struct shape {
-  std::string name;
-  std::int64_t id = 0;
-  bool closed = false;
-  point origin;
-  std::vector<point> corners;
-  std::vector<std::int32_t> tags;
-  float scale = 0;
-  std::uint8_t layer = 0;
-  std::int16_t depth = 0;
-};
-OOMPI_TRANSPORTABLE(shape, name, id, closed, origin, corners, tags, scale, layer, depth);
-
-struct list_node {
-  std::vector<std::int32_t> data;
-  std::shared_ptr<list_node> other, next;
-};
-OOMPI_TRANSPORTABLE(list_node, data, other, next);
+using golden::list_node;
+using golden::point;
+using golden::shape;
 
 struct chain {  // a linear chain: read and written without the identity table
   std::vector<std::int32_t> data;

@@ -160,49 +160,24 @@ int main(int argc, char** argv) {
 
   // Calibration on raw C: operations per block so that a block takes about block_ms.
   for (auto& b : benches)
-    for (auto& c : b.cases) {
-      long iters = 2;
-      for (int pass = 0; pass < 2; ++pass) {
-        const double t = time_block(c.systems.front(), iters);
-        long next = 1;
-        if (rank == 0) {
-          const double per = std::max(t / static_cast<double>(iters), 1e-8);
-          next = std::clamp(static_cast<long>(std::ceil(block_ms * 1e-3 / per)), 1L, 100000L);
-        }
-        MPI_Bcast(&next, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-        iters = next;
-      }
-      c.iters = iters;
-    }
+    for (auto& c : b.cases)
+      c.iters = oompi_bench::calibrate_iters(
+          block_ms, [&](long iters) { return time_block(c.systems.front(), iters); });
 
   oompi_bench::sink out;
   if (rank == 0)
     for (const auto& b : benches) emit_meta(out, b, opt, rounds, block_ms);
-  const double start = MPI_Wtime();
-  long done = 0;
-  for (long r = -1; r < rounds; ++r) {  // round -1 warms every system up, unrecorded
-    if (r > 0) {
-      int go = rank != 0 || MPI_Wtime() - start < max_seconds;
-      MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
-      if (!go) break;
-    }
-    const long round = first_round + r;
-    if (r >= 0) ++done;
+  oompi_bench::run_rounds("bench_rma", rounds, first_round, max_seconds, [&](long round, bool recorded) {
     for (const auto& b : benches)
       for (const auto& c : b.cases)
         for (const std::size_t k : oompi_bench::round_order(c.systems.size(), round < 0 ? 0 : round)) {
           const double t = time_block(c.systems[k], c.iters);
-          if (rank == 0 && r >= 0)
+          if (rank == 0 && recorded)
             out.sample(b.bench, c.name, c.systems[k].name, round, "time_us",
                        t / static_cast<double>(c.iters) * 1e6);
         }
-  }
+  });
   MPI_Win_free(&raw_win);
-  if (rank == 0) {
-    if (done < rounds)
-      std::fprintf(stderr, "bench_rma: stopped after %ld of %ld rounds (--max-seconds=%g)\n", done,
-                   rounds, max_seconds);
-    out.flush();
-  }
+  if (rank == 0) out.flush();
   return 0;
 }

@@ -11,6 +11,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -155,6 +156,52 @@ inline std::vector<std::size_t> round_order(std::size_t n, long round) {
     std::swap(order[i - 1], order[j]);
   }
   return order;
+}
+
+/// Calls per block so that one block, `time_block(iters)` seconds, takes about `block_ms`: two
+/// passes from 2 calls; rank 0 decides for every rank (MPI_COMM_WORLD).
+template <class TimeBlock>
+long calibrate_iters(double block_ms, TimeBlock&& time_block) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  long iters = 2;
+  for (int pass = 0; pass < 2; ++pass) {
+    const double t = time_block(iters);
+    long next = 1;
+    if (rank == 0) {
+      const double per = std::max(t / static_cast<double>(iters), 1e-8);
+      next = std::clamp(static_cast<long>(std::ceil(block_ms * 1e-3 / per)), 1L, 100000L);
+    }
+    MPI_Bcast(&next, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    iters = next;
+  }
+  return iters;
+}
+
+/// The measuring loop of the benches that interleave systems round by round: round -1 warms
+/// every system up (run_round(round, false): not recorded), then run_round(round, true) for
+/// rounds first_round ... until `rounds` are done or, as rank 0 decides, max_seconds have passed.
+/// Returns the rounds recorded; fewer than `rounds` are reported on stderr as "<name>: stopped".
+template <class RunRound>
+long run_rounds(const char* name, long rounds, long first_round, double max_seconds,
+                RunRound&& run_round) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const double start = MPI_Wtime();
+  long done = 0;
+  for (long r = -1; r < rounds; ++r) {
+    if (r > 0) {
+      int go = rank != 0 || MPI_Wtime() - start < max_seconds;
+      MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      if (!go) break;
+    }
+    if (r >= 0) ++done;
+    run_round(first_round + r, r >= 0);
+  }
+  if (rank == 0 && done < rounds)
+    std::fprintf(stderr, "%s: stopped after %ld of %ld rounds (--max-seconds=%g)\n", name, done,
+                 rounds, max_seconds);
+  return done;
 }
 
 /// The MPI library's version, first line.

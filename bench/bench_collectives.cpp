@@ -59,19 +59,8 @@ struct is_commutative<boost_sum, double> : mpl::true_ {};
 
 namespace {
 
-using run_fn = std::function<void(long iters)>;
-
-struct system_entry {
-  std::string name;
-  std::string label;
-  run_fn run;
-};
-
-struct bench_case {
-  std::string name;  // bytes
-  std::vector<system_entry> systems;
-  long iters = 1;
-};
+using oompi_bench::bench_case;  // a case: its systems (system_entry) and calls per block
+using oompi_bench::system_entry;
 
 struct bench_def {
   std::string bench, title, baseline, case_label, targets;
@@ -304,14 +293,6 @@ void emit_meta(oompi_bench::sink& out, const bench_def& b, const oompi_bench::op
               .raw("notes", oompi_bench::json_list(notes)));
 }
 
-double time_block(const system_entry& s, long iters) {
-  MPI_Barrier(MPI_COMM_WORLD);
-  const auto t0 = std::chrono::steady_clock::now();
-  s.run(iters);
-  const auto t1 = std::chrono::steady_clock::now();
-  return std::chrono::duration<double>(t1 - t0).count();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -354,26 +335,11 @@ int main(int argc, char** argv) {
   if (wanted("alltoall")) benches.push_back(make_alltoall(a2a_small_in, a2a_small_out, a2a_big_in, a2a_big_out, size));
   if (wanted("allreduce_user_op")) benches.push_back(make_user_op(small, big, c_op, &kept));
 
-  // Calibration on each case's baseline: calls per block so that a block takes about block_ms.
-  for (auto& b : benches)
-    for (auto& c : b.cases)
-      c.iters = oompi_bench::calibrate_iters(
-          block_ms, [&](long iters) { return time_block(c.systems.front(), iters); });
-
   oompi_bench::sink out;
   if (rank == 0)
     for (const auto& b : benches) emit_meta(out, b, opt, rounds, block_ms, size);
-
-  oompi_bench::run_rounds("bench_collectives", rounds, first_round, max_seconds, [&](long round, bool recorded) {
-    for (const auto& b : benches)
-      for (const auto& c : b.cases)
-        for (const std::size_t k : oompi_bench::round_order(c.systems.size(), round < 0 ? 0 : round)) {
-          const double t = time_block(c.systems[k], c.iters);
-          if (rank == 0 && recorded)
-            out.sample(b.bench, c.name, c.systems[k].name, round, "time_us",
-                       t / static_cast<double>(c.iters) * 1e6);
-        }
-  });
+  // Each case calibrated on its baseline (the first system): calls per block of about block_ms.
+  oompi_bench::measure_cases("bench_collectives", benches, block_ms, rounds, first_round, max_seconds, out);
   MPI_Op_free(&c_op);
   if (rank == 0) out.flush();
   return 0;

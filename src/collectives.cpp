@@ -171,7 +171,8 @@ void comm::alltoallv(const buffer& sendbuf, const std::vector<int>& sendcounts,
                      const std::vector<int>& recvdispls) const {
   run(live("comm.alltoallv"), sendbuf, recvbuf, "comm.alltoallv",
       [&](const auto& c, auto& sb, auto& rb) {
-        return c.alltoallv(sb, sendcounts, senddispls, rb, recvcounts, recvdispls); });
+        return c.alltoallv(sb, sendcounts, senddispls, rb, recvcounts, recvdispls);
+      });
 }
 
 void comm::reduce_scatter_block(const buffer& sendbuf, buffer& recvbuf,
@@ -238,8 +239,8 @@ request comm::ireduce(const async_buffer& sendbuf, async_buffer& recvbuf, const 
   const auto& s = live("comm.ireduce");
   const auto& o = operation.core("comm.ireduce");
   return start(s, sendbuf, recvbuf, "comm.ireduce",
-               [&](const auto& c, auto& sb, auto& rb) {
-                 return c.ireduce(sb, rb, o, root); }, &operation);
+               [&](const auto& c, auto& sb, auto& rb) { return c.ireduce(sb, rb, o, root); },
+               &operation);
 }
 
 request comm::iallreduce(const async_buffer& sendbuf, async_buffer& recvbuf,
@@ -247,8 +248,8 @@ request comm::iallreduce(const async_buffer& sendbuf, async_buffer& recvbuf,
   const auto& s = live("comm.iallreduce");
   const auto& o = operation.core("comm.iallreduce");
   return start(s, sendbuf, recvbuf, "comm.iallreduce",
-               [&](const auto& c, auto& sb, auto& rb) {
-                 return c.iallreduce(sb, rb, o); }, &operation);
+               [&](const auto& c, auto& sb, auto& rb) { return c.iallreduce(sb, rb, o); },
+               &operation);
 }
 
 request comm::iallreduce_in_place(async_buffer& buf, const op& operation) const {
@@ -269,7 +270,8 @@ request comm::igatherv(const async_buffer& sendbuf, async_buffer& recvbuf,
                        int root) const {
   return start(live("comm.igatherv"), sendbuf, recvbuf, "comm.igatherv",
                [&](const auto& c, auto& sb, auto& rb) {
-                 return c.igatherv(sb, rb, counts, displs, root); });
+                 return c.igatherv(sb, rb, counts, displs, root);
+               });
 }
 
 request comm::iscatter(const async_buffer& sendbuf, async_buffer& recvbuf, int root) const {
@@ -281,7 +283,8 @@ request comm::iscatterv(const async_buffer& sendbuf, const std::vector<int>& cou
                         const std::vector<int>& displs, async_buffer& recvbuf, int root) const {
   return start(live("comm.iscatterv"), sendbuf, recvbuf, "comm.iscatterv",
                [&](const auto& c, auto& sb, auto& rb) {
-                 return c.iscatterv(sb, counts, displs, rb, root); });
+                 return c.iscatterv(sb, counts, displs, rb, root);
+               });
 }
 
 request comm::iallgather(const async_buffer& sendbuf, async_buffer& recvbuf) const {
@@ -293,7 +296,8 @@ request comm::iallgatherv(const async_buffer& sendbuf, async_buffer& recvbuf,
                           const std::vector<int>& counts, const std::vector<int>& displs) const {
   return start(live("comm.iallgatherv"), sendbuf, recvbuf, "comm.iallgatherv",
                [&](const auto& c, auto& sb, auto& rb) {
-                 return c.iallgatherv(sb, rb, counts, displs); });
+                 return c.iallgatherv(sb, rb, counts, displs);
+               });
 }
 
 request comm::ialltoall(const async_buffer& sendbuf, async_buffer& recvbuf) const {
@@ -307,7 +311,8 @@ request comm::ialltoallv(const async_buffer& sendbuf, const std::vector<int>& se
                          const std::vector<int>& recvdispls) const {
   return start(live("comm.ialltoallv"), sendbuf, recvbuf, "comm.ialltoallv",
                [&](const auto& c, auto& sb, auto& rb) {
-                 return c.ialltoallv(sb, sendcounts, senddispls, rb, recvcounts, recvdispls); });
+                 return c.ialltoallv(sb, sendcounts, senddispls, rb, recvcounts, recvdispls);
+               });
 }
 
 request comm::ialltoallw(const async_buffer& sendbuf, const std::vector<int>& sendcounts,
@@ -329,7 +334,8 @@ request comm::ireduce_scatter_block(const async_buffer& sendbuf, async_buffer& r
   const auto& o = operation.core("comm.ireduce_scatter_block");
   return start(s.c, sendbuf, recvbuf, "comm.ireduce_scatter_block",
                [&](const auto& c, auto& sb, auto& rb) {
-                 return c.ireduce_scatter_block(sb, rb, o); }, &operation);
+                 return c.ireduce_scatter_block(sb, rb, o);
+               }, &operation);
 }
 
 request comm::iscan(const async_buffer& sendbuf, async_buffer& recvbuf,
@@ -377,7 +383,8 @@ request comm::ireduce_scatter(const async_buffer& sendbuf, async_buffer& recvbuf
   const auto& o = operation.core("comm.ireduce_scatter");
   return start(s.c, sendbuf, recvbuf, "comm.ireduce_scatter",
                [&](const auto& c, auto& sb, auto& rb) {
-                 return c.ireduce_scatter(sb, rb, counts, o); }, &operation);
+                 return c.ireduce_scatter(sb, rb, counts, o);
+               }, &operation);
 }
 
 void comm::alltoallw(const buffer& sendbuf, const std::vector<int>& sendcounts,

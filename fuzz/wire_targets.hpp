@@ -158,6 +158,14 @@ inline void expect_canonical_chain(const std::uint8_t* data, std::size_t size,
     throw not_canonical("a successful read of a compact chain did not write back the same bytes");
 }
 
+/// A T read from [data, data + size) that must write back the same bytes (expect_canonical).
+template <class T>
+T read_canonical(const std::uint8_t* data, std::size_t size) {
+  auto value = oompi::from_bytes<T>(data, size);
+  expect_canonical(data, size, value);
+  return value;
+}
+
 /// Number of message types decode() knows.
 inline constexpr int type_count = 11;
 
@@ -165,49 +173,22 @@ inline constexpr int type_count = 11;
 /// the result. Throws oompi::serialization_error for bytes that are not such a message.
 inline void decode(std::uint8_t which, const std::uint8_t* data, std::size_t size) {
   switch (which % type_count) {
-    case 0: {
-      auto head = oompi::from_bytes<std::shared_ptr<fz::list_node>>(data, size);
-      fz::expect_canonical(data, size, head);
-      fz::cut(std::move(head));
-      break;
-    }
-    case 1: {
-      const auto s = oompi::from_bytes<fz::shape>(data, size);
-      fz::expect_canonical(data, size, s);
-      break;
-    }
-    case 2: {
-      const auto v = oompi::from_bytes<std::vector<std::int32_t>>(data, size);
-      fz::expect_canonical(data, size, v);
-      break;
-    }
-    case 3: {
-      const auto s = oompi::from_bytes<std::string>(data, size);
-      fz::expect_canonical(data, size, s);
-      break;
-    }
-    case 4: {
-      auto t = oompi::from_bytes<std::shared_ptr<fz::tree>>(data, size);
-      fz::cut(std::move(t));
-      break;
-    }
+    case 0: fz::cut(read_canonical<std::shared_ptr<fz::list_node>>(data, size)); break;
+    case 1: (void)read_canonical<fz::shape>(data, size); break;
+    case 2: (void)read_canonical<std::vector<std::int32_t>>(data, size); break;
+    case 3: (void)read_canonical<std::string>(data, size); break;
+    case 4: fz::cut(oompi::from_bytes<std::shared_ptr<fz::tree>>(data, size)); break;
     case 5: {
-      auto u = oompi::from_bytes<fz::unode>(data, size);
-      fz::expect_canonical(data, size, u);
+      auto u = read_canonical<fz::unode>(data, size);
       fz::cut(u);
       break;
     }
     case 6: {
-      auto n = oompi::from_bytes<fz::nest>(data, size);
-      fz::expect_canonical(data, size, n);
+      auto n = read_canonical<fz::nest>(data, size);
       fz::cut(n);
       break;
     }
-    case 7: {
-      const auto m = oompi::from_bytes<fz::mixed>(data, size);
-      fz::expect_canonical(data, size, m);
-      break;
-    }
+    case 7: (void)read_canonical<fz::mixed>(data, size); break;
     case 8: {
       (void)oompi::from_bytes<std::map<std::string, std::vector<double>>>(data, size);
       break;

@@ -124,15 +124,19 @@ void cut(unode& u) {  // unique chains: unlink iteratively in both directions
     todo.push_back(std::move(p->next));
   }
 }
-void cut(nest& n) {
-  std::vector<nest> todo;
+// Containers in containers (any Nest with a std::vector<Nest> `inner`; the mutation test has
+// one of its own): emptied level by level, not by recursive destructors.
+template <class Nest>
+void cut_nested(Nest& n) {
+  std::vector<Nest> todo;
   todo.swap(n.inner);
   while (!todo.empty()) {
-    nest last = std::move(todo.back());
+    Nest last = std::move(todo.back());
     todo.pop_back();
     for (auto& k : last.inner) todo.push_back(std::move(k));
   }
 }
+void cut(nest& n) { cut_nested(n); }
 
 /// A successful read of a canonical type that does not write back the same bytes: a bug.
 struct not_canonical : std::logic_error {

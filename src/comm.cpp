@@ -190,17 +190,16 @@ status comm::recv_part(buffer& buf, std::int64_t offset, std::int64_t count, int
 
 namespace oompi::rt {
 
-void comm::bsend(const buffer& buf, int dest, int tag) const {
-  const auto& s = live("comm.bsend");
-  check_buffer(buf, "comm.bsend");
-  s.pt->bsend(raw(buf), dest, tag);
-}
-
-void comm::rsend(const buffer& buf, int dest, int tag) const {
-  const auto& s = live("comm.rsend");
-  check_buffer(buf, "comm.rsend");
-  s.pt->rsend(raw(buf), dest, tag);
-}
+// The blocking send modes besides send and ssend (point-to-point above).
+#define OOMPI_RT_SEND_MODE(name)                                                   \
+  void comm::name(const buffer& buf, int dest, int tag) const {                    \
+    const auto& s = live("comm." #name);                                           \
+    check_buffer(buf, "comm." #name);                                              \
+    s.pt->name(raw(buf), dest, tag);                                               \
+  }
+OOMPI_RT_SEND_MODE(bsend)
+OOMPI_RT_SEND_MODE(rsend)
+#undef OOMPI_RT_SEND_MODE
 
 status comm::sendrecv_replace(buffer& buf, int dest, int sendtag, int source,
                               int recvtag) const {

@@ -59,19 +59,8 @@ struct is_commutative<boost_sum, double> : mpl::true_ {};
 
 namespace {
 
-using run_fn = std::function<void(long iters)>;
-
-struct system_entry {
-  std::string name;
-  std::string label;
-  run_fn run;
-};
-
-struct bench_case {
-  std::string name;  // bytes
-  std::vector<system_entry> systems;
-  long iters = 1;
-};
+using oompi_bench::bench_case;  // a case: its systems (system_entry) and calls per block
+using oompi_bench::system_entry;
 
 struct bench_def {
   std::string bench, title, baseline, case_label, targets;
@@ -304,14 +293,6 @@ void emit_meta(oompi_bench::sink& out, const bench_def& b, const oompi_bench::op
               .raw("notes", oompi_bench::json_list(notes)));
 }
 
-double time_block(const system_entry& s, long iters) {
-  MPI_Barrier(MPI_COMM_WORLD);
-  const auto t0 = std::chrono::steady_clock::now();
-  s.run(iters);
-  const auto t1 = std::chrono::steady_clock::now();
-  return std::chrono::duration<double>(t1 - t0).count();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -354,52 +335,12 @@ int main(int argc, char** argv) {
   if (wanted("alltoall")) benches.push_back(make_alltoall(a2a_small_in, a2a_small_out, a2a_big_in, a2a_big_out, size));
   if (wanted("allreduce_user_op")) benches.push_back(make_user_op(small, big, c_op, &kept));
 
-  // Calibration on each case's baseline: calls per block so that a block takes about block_ms.
-  for (auto& b : benches)
-    for (auto& c : b.cases) {
-      long iters = 2;
-      for (int pass = 0; pass < 2; ++pass) {
-        const double t = time_block(c.systems.front(), iters);
-        long next = 1;
-        if (rank == 0) {
-          const double per = std::max(t / static_cast<double>(iters), 1e-8);
-          next = std::clamp(static_cast<long>(std::ceil(block_ms * 1e-3 / per)), 1L, 100000L);
-        }
-        MPI_Bcast(&next, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-        iters = next;
-      }
-      c.iters = iters;
-    }
-
   oompi_bench::sink out;
   if (rank == 0)
     for (const auto& b : benches) emit_meta(out, b, opt, rounds, block_ms, size);
-
-  const double start = MPI_Wtime();
-  long done = 0;
-  for (long r = -1; r < rounds; ++r) {  // round -1 warms every system up, unrecorded
-    if (r > 0) {
-      int go = rank != 0 || MPI_Wtime() - start < max_seconds;
-      MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
-      if (!go) break;
-    }
-    const long round = first_round + r;
-    if (r >= 0) ++done;
-    for (const auto& b : benches)
-      for (const auto& c : b.cases)
-        for (const std::size_t k : oompi_bench::round_order(c.systems.size(), round < 0 ? 0 : round)) {
-          const double t = time_block(c.systems[k], c.iters);
-          if (rank == 0 && r >= 0)
-            out.sample(b.bench, c.name, c.systems[k].name, round, "time_us",
-                       t / static_cast<double>(c.iters) * 1e6);
-        }
-  }
+  // Each case calibrated on its baseline (the first system): calls per block of about block_ms.
+  oompi_bench::measure_cases("bench_collectives", benches, block_ms, rounds, first_round, max_seconds, out);
   MPI_Op_free(&c_op);
-  if (rank == 0) {
-    if (done < rounds)
-      std::fprintf(stderr, "bench_collectives: stopped after %ld of %ld rounds (--max-seconds=%g)\n",
-                   done, rounds, max_seconds);
-    out.flush();
-  }
+  if (rank == 0) out.flush();
   return 0;
 }

@@ -132,25 +132,17 @@ int main(int argc, char** argv) {
                                    "and the median of the per-round ratios is reported."})));
   }
 
-  const double start = MPI_Wtime();
-  long done = 0;
-  for (long r = -1; r < rounds; ++r) {  // round -1 warms up (and allocates the files)
-    if (r > 0) {
-      int go = rank != 0 || MPI_Wtime() - start < max_seconds;
-      MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
-      if (!go) break;
-    }
-    const long round = first_round + r;
-    if (r >= 0) ++done;
+  // Round -1 warms up (and allocates the files).
+  oompi_bench::run_rounds("bench_io", rounds, first_round, max_seconds, [&](long round, bool recorded) {
     for (const std::size_t k : oompi_bench::round_order(systems.size(), round < 0 ? 0 : round)) {
       const double t = time_block(systems[k], 1);
-      if (rank == 0 && r >= 0) {
+      if (rank == 0 && recorded) {
         out.sample("io_collective_write", bytes, systems[k].name, round, "throughput_MBps",
                    static_cast<double>(n * sizeof(double) * size) / t / 1e6);
         out.sample("io_collective_write", bytes, systems[k].name, round, "time_ms", t * 1e3);
       }
     }
-  }
+  });
 
   MPI_File_close(&fh);
   f.close();
@@ -158,9 +150,6 @@ int main(int argc, char** argv) {
   if (rank == 0) {
     MPI_File_delete(c_path.c_str(), MPI_INFO_NULL);
     oompi::file::remove(o_path);
-    if (done < rounds)
-      std::fprintf(stderr, "bench_io: stopped after %ld of %ld rounds (--max-seconds=%g)\n", done,
-                   rounds, max_seconds);
     out.flush();
   }
   return 0;

@@ -62,13 +62,9 @@ command -v ip >/dev/null && command -v unshare >/dev/null || skip "ip (iproute2)
 # Names unique to this run (parallel ctest runs). Namespaces of runs whose script is gone
 # (killed with SIGKILL before its trap ran) are removed with what still runs in them.
 tag=oompi-mh-$$
-for old in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^oompi-mh-[0-9]+-[ab]$'); do
-  pid=${old#oompi-mh-}; pid=${pid%-*}
-  kill -0 "$pid" 2>/dev/null && continue
-  pids=$(ip netns pids "$old" 2>/dev/null) && [[ -n $pids ]] && kill -KILL $pids 2>/dev/null
-  ip netns del "$old" 2>/dev/null
-  rm -rf "/tmp/oompi-mh-$pid."* 2>/dev/null
-done
+source "$(dirname "$0")/netns_leftovers.sh"
+stale_files() { rm -rf "/tmp/oompi-mh-$1."* 2>/dev/null; }
+remove_stale_netns oompi-mh stale_files
 ns1=$tag-a ns2=$tag-b
 work=$(mktemp -d "/tmp/$tag.XXXXXX")
 tools=${OOMPI_MULTIHOST_TOOLS:-$(cd "$(dirname "$0")/.." && pwd)/build/tests/multihost}

@@ -44,15 +44,13 @@ done
 
 # Names unique to this run; leftovers of a run killed before its trap ran are removed.
 tag=oompi-slurm-$$
-for old in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^oompi-slurm-[0-9]+-[ab]$'); do
-  pid=${old#oompi-slurm-}; pid=${pid%-*}
-  kill -0 "$pid" 2>/dev/null && continue
-  pids=$(ip netns pids "$old" 2>/dev/null) && [[ -n $pids ]] && kill -KILL $pids 2>/dev/null
-  ip netns del "$old" 2>/dev/null
-  [[ -f /var/tmp/oompi-slurm-$pid.munged.pid ]] &&
-    kill -KILL "$(cat "/var/tmp/oompi-slurm-$pid.munged.pid")" 2>/dev/null
-  rm -rf "/var/tmp/oompi-slurm-$pid."*
-done
+source "$(dirname "$0")/netns_leftovers.sh"
+stale_files() {  # the run's munged, then its files
+  [[ -f /var/tmp/oompi-slurm-$1.munged.pid ]] &&
+    kill -KILL "$(cat "/var/tmp/oompi-slurm-$1.munged.pid")" 2>/dev/null
+  rm -rf "/var/tmp/oompi-slurm-$1."*
+}
+remove_stale_netns oompi-slurm stale_files
 ns1=$tag-a ns2=$tag-b
 # Not under /tmp: each node has a /tmp of its own (Slurm's PMIx plugin and MPI put files of
 # their own names there, which the nodes would otherwise share).

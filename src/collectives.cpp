@@ -36,6 +36,32 @@ template <class F>
 decltype(auto) on(const comm::state& s, F&& f) {
   return s.inter() ? f(s.ic) : f(s.c);
 }
+// ... or on the core communicator already chosen (intracommunicator-only forms pass s.c).
+template <class Core, class F>
+decltype(auto) on(const Core& c, F&& f) {
+  return f(c);
+}
+
+// A two-buffer collective on `target` (a state, or s.c): the send buffer checked, then the
+// receive buffer, then call(core communicator, send, receive) on the core's raw buffers.
+template <class Target, class F>
+void run(const Target& target, const buffer& sendbuf, buffer& recvbuf, const char* what,
+         F&& call) {
+  auto sb = in(sendbuf, what);
+  out rb(recvbuf, what);
+  on(target, [&](const auto& c) { call(c, sb, rb.r); });
+}
+// Its nonblocking form: what finished requests left is freed first, and the request keeps both
+// buffers (and a reduction's op) alive until it completes.
+template <class Target, class F>
+request start(const Target& target, const async_buffer& sendbuf, async_buffer& recvbuf,
+              const char* what, F&& call, const op* reduction = nullptr) {
+  auto sb = in(sendbuf, what);
+  out rb(recvbuf, what);
+  detail::drain();
+  auto r = on(target, [&](const auto& c) { return call(c, sb, rb.r); });
+  return request(owning(std::move(r), &sendbuf, &recvbuf, reduction ? hold(*reduction) : nullptr));
+}
 }  // namespace
 
 void comm::barrier() const {
@@ -52,9 +78,8 @@ void comm::bcast(buffer& buf, int root) const {
 void comm::reduce(const buffer& sendbuf, buffer& recvbuf, const op& operation, int root) const {
   const auto& s = live("comm.reduce");
   const auto& o = operation.core("comm.reduce");
-  auto sb = in(sendbuf, "comm.reduce");
-  out rb(recvbuf, "comm.reduce");
-  on(s, [&](const auto& c) { return c.reduce(sb, rb.r, o, root); });
+  run(s, sendbuf, recvbuf, "comm.reduce",
+      [&](const auto& c, auto& sb, auto& rb) { return c.reduce(sb, rb, o, root); });
 }
 
 void comm::reduce_in_place(buffer& buf, const op& operation, int root) const {
@@ -67,9 +92,8 @@ void comm::reduce_in_place(buffer& buf, const op& operation, int root) const {
 void comm::allreduce(const buffer& sendbuf, buffer& recvbuf, const op& operation) const {
   const auto& s = live("comm.allreduce");
   const auto& o = operation.core("comm.allreduce");
-  auto sb = in(sendbuf, "comm.allreduce");
-  out rb(recvbuf, "comm.allreduce");
-  on(s, [&](const auto& c) { return c.allreduce(sb, rb.r, o); });
+  run(s, sendbuf, recvbuf, "comm.allreduce",
+      [&](const auto& c, auto& sb, auto& rb) { return c.allreduce(sb, rb, o); });
 }
 
 void comm::allreduce_in_place(buffer& buf, const op& operation) const {
@@ -80,10 +104,8 @@ void comm::allreduce_in_place(buffer& buf, const op& operation) const {
 }
 
 void comm::gather(const buffer& sendbuf, buffer& recvbuf, int root) const {
-  const auto& s = live("comm.gather");
-  auto sb = in(sendbuf, "comm.gather");
-  out rb(recvbuf, "comm.gather");
-  on(s, [&](const auto& c) { return c.gather(sb, rb.r, root); });
+  run(live("comm.gather"), sendbuf, recvbuf, "comm.gather",
+      [&](const auto& c, auto& sb, auto& rb) { return c.gather(sb, rb, root); });
 }
 
 void comm::gather_in_place(buffer& buf, int root) const {
@@ -94,17 +116,13 @@ void comm::gather_in_place(buffer& buf, int root) const {
 
 void comm::gatherv(const buffer& sendbuf, buffer& recvbuf, const std::vector<int>& counts,
                    const std::vector<int>& displs, int root) const {
-  const auto& s = live("comm.gatherv");
-  auto sb = in(sendbuf, "comm.gatherv");
-  out rb(recvbuf, "comm.gatherv");
-  on(s, [&](const auto& c) { return c.gatherv(sb, rb.r, counts, displs, root); });
+  run(live("comm.gatherv"), sendbuf, recvbuf, "comm.gatherv",
+      [&](const auto& c, auto& sb, auto& rb) { return c.gatherv(sb, rb, counts, displs, root); });
 }
 
 void comm::scatter(const buffer& sendbuf, buffer& recvbuf, int root) const {
-  const auto& s = live("comm.scatter");
-  auto sb = in(sendbuf, "comm.scatter");
-  out rb(recvbuf, "comm.scatter");
-  on(s, [&](const auto& c) { return c.scatter(sb, rb.r, root); });
+  run(live("comm.scatter"), sendbuf, recvbuf, "comm.scatter",
+      [&](const auto& c, auto& sb, auto& rb) { return c.scatter(sb, rb, root); });
 }
 
 void comm::scatter_in_place(buffer& buf, int root) const {
@@ -115,17 +133,13 @@ void comm::scatter_in_place(buffer& buf, int root) const {
 
 void comm::scatterv(const buffer& sendbuf, const std::vector<int>& counts,
                     const std::vector<int>& displs, buffer& recvbuf, int root) const {
-  const auto& s = live("comm.scatterv");
-  auto sb = in(sendbuf, "comm.scatterv");
-  out rb(recvbuf, "comm.scatterv");
-  on(s, [&](const auto& c) { return c.scatterv(sb, counts, displs, rb.r, root); });
+  run(live("comm.scatterv"), sendbuf, recvbuf, "comm.scatterv",
+      [&](const auto& c, auto& sb, auto& rb) { return c.scatterv(sb, counts, displs, rb, root); });
 }
 
 void comm::allgather(const buffer& sendbuf, buffer& recvbuf) const {
-  const auto& s = live("comm.allgather");
-  auto sb = in(sendbuf, "comm.allgather");
-  out rb(recvbuf, "comm.allgather");
-  on(s, [&](const auto& c) { return c.allgather(sb, rb.r); });
+  run(live("comm.allgather"), sendbuf, recvbuf, "comm.allgather",
+      [&](const auto& c, auto& sb, auto& rb) { return c.allgather(sb, rb); });
 }
 
 void comm::allgather_in_place(buffer& buf) const {
@@ -136,17 +150,13 @@ void comm::allgather_in_place(buffer& buf) const {
 
 void comm::allgatherv(const buffer& sendbuf, buffer& recvbuf, const std::vector<int>& counts,
                       const std::vector<int>& displs) const {
-  const auto& s = live("comm.allgatherv");
-  auto sb = in(sendbuf, "comm.allgatherv");
-  out rb(recvbuf, "comm.allgatherv");
-  on(s, [&](const auto& c) { return c.allgatherv(sb, rb.r, counts, displs); });
+  run(live("comm.allgatherv"), sendbuf, recvbuf, "comm.allgatherv",
+      [&](const auto& c, auto& sb, auto& rb) { return c.allgatherv(sb, rb, counts, displs); });
 }
 
 void comm::alltoall(const buffer& sendbuf, buffer& recvbuf) const {
-  const auto& s = live("comm.alltoall");
-  auto sb = in(sendbuf, "comm.alltoall");
-  out rb(recvbuf, "comm.alltoall");
-  on(s, [&](const auto& c) { return c.alltoall(sb, rb.r); });
+  run(live("comm.alltoall"), sendbuf, recvbuf, "comm.alltoall",
+      [&](const auto& c, auto& sb, auto& rb) { return c.alltoall(sb, rb); });
 }
 
 void comm::alltoall_in_place(buffer& buf) const {
@@ -159,36 +169,33 @@ void comm::alltoallv(const buffer& sendbuf, const std::vector<int>& sendcounts,
                      const std::vector<int>& senddispls, buffer& recvbuf,
                      const std::vector<int>& recvcounts,
                      const std::vector<int>& recvdispls) const {
-  const auto& s = live("comm.alltoallv");
-  auto sb = in(sendbuf, "comm.alltoallv");
-  out rb(recvbuf, "comm.alltoallv");
-  on(s, [&](const auto& c) { return c.alltoallv(sb, sendcounts, senddispls, rb.r, recvcounts, recvdispls); });
+  run(live("comm.alltoallv"), sendbuf, recvbuf, "comm.alltoallv",
+      [&](const auto& c, auto& sb, auto& rb) {
+        return c.alltoallv(sb, sendcounts, senddispls, rb, recvcounts, recvdispls);
+      });
 }
 
 void comm::reduce_scatter_block(const buffer& sendbuf, buffer& recvbuf,
                                 const op& operation) const {
   const auto& s = live_intra("comm.reduce_scatter_block");
   const auto& o = operation.core("comm.reduce_scatter_block");
-  auto sb = in(sendbuf, "comm.reduce_scatter_block");
-  out rb(recvbuf, "comm.reduce_scatter_block");
-  s.c.reduce_scatter_block(sb, rb.r, o);
+  run(s.c, sendbuf, recvbuf, "comm.reduce_scatter_block",
+      [&](const auto& c, auto& sb, auto& rb) { return c.reduce_scatter_block(sb, rb, o); });
 }
 
 void comm::reduce_scatter(const buffer& sendbuf, buffer& recvbuf, const std::vector<int>& counts,
                           const op& operation) const {
   const auto& s = live_intra("comm.reduce_scatter");
   const auto& o = operation.core("comm.reduce_scatter");
-  auto sb = in(sendbuf, "comm.reduce_scatter");
-  out rb(recvbuf, "comm.reduce_scatter");
-  s.c.reduce_scatter(sb, rb.r, counts, o);
+  run(s.c, sendbuf, recvbuf, "comm.reduce_scatter",
+      [&](const auto& c, auto& sb, auto& rb) { return c.reduce_scatter(sb, rb, counts, o); });
 }
 
 void comm::scan(const buffer& sendbuf, buffer& recvbuf, const op& operation) const {
   const auto& s = live_intra("comm.scan");
   const auto& o = operation.core("comm.scan");
-  auto sb = in(sendbuf, "comm.scan");
-  out rb(recvbuf, "comm.scan");
-  s.c.scan(sb, rb.r, o);
+  run(s.c, sendbuf, recvbuf, "comm.scan",
+      [&](const auto& c, auto& sb, auto& rb) { return c.scan(sb, rb, o); });
 }
 
 void comm::scan_in_place(buffer& buf, const op& operation) const {
@@ -201,9 +208,8 @@ void comm::scan_in_place(buffer& buf, const op& operation) const {
 void comm::exscan(const buffer& sendbuf, buffer& recvbuf, const op& operation) const {
   const auto& s = live_intra("comm.exscan");
   const auto& o = operation.core("comm.exscan");
-  auto sb = in(sendbuf, "comm.exscan");
-  out rb(recvbuf, "comm.exscan");
-  s.c.exscan(sb, rb.r, o);
+  run(s.c, sendbuf, recvbuf, "comm.exscan",
+      [&](const auto& c, auto& sb, auto& rb) { return c.exscan(sb, rb, o); });
 }
 
 void comm::exscan_in_place(buffer& buf, const op& operation) const {
@@ -232,20 +238,18 @@ request comm::ireduce(const async_buffer& sendbuf, async_buffer& recvbuf, const 
                       int root) const {
   const auto& s = live("comm.ireduce");
   const auto& o = operation.core("comm.ireduce");
-  auto sb = in(sendbuf, "comm.ireduce");
-  out rb(recvbuf, "comm.ireduce");
-  detail::drain();
-  return request(owning(on(s, [&](const auto& c) { return c.ireduce(sb, rb.r, o, root); }), &sendbuf, &recvbuf, hold(operation)));
+  return start(s, sendbuf, recvbuf, "comm.ireduce",
+               [&](const auto& c, auto& sb, auto& rb) { return c.ireduce(sb, rb, o, root); },
+               &operation);
 }
 
 request comm::iallreduce(const async_buffer& sendbuf, async_buffer& recvbuf,
                          const op& operation) const {
   const auto& s = live("comm.iallreduce");
   const auto& o = operation.core("comm.iallreduce");
-  auto sb = in(sendbuf, "comm.iallreduce");
-  out rb(recvbuf, "comm.iallreduce");
-  detail::drain();
-  return request(owning(on(s, [&](const auto& c) { return c.iallreduce(sb, rb.r, o); }), &sendbuf, &recvbuf, hold(operation)));
+  return start(s, sendbuf, recvbuf, "comm.iallreduce",
+               [&](const auto& c, auto& sb, auto& rb) { return c.iallreduce(sb, rb, o); },
+               &operation);
 }
 
 request comm::iallreduce_in_place(async_buffer& buf, const op& operation) const {
@@ -257,76 +261,58 @@ request comm::iallreduce_in_place(async_buffer& buf, const op& operation) const 
 }
 
 request comm::igather(const async_buffer& sendbuf, async_buffer& recvbuf, int root) const {
-  const auto& s = live("comm.igather");
-  auto sb = in(sendbuf, "comm.igather");
-  out rb(recvbuf, "comm.igather");
-  detail::drain();
-  return request(owning(on(s, [&](const auto& c) { return c.igather(sb, rb.r, root); }), &sendbuf, &recvbuf));
+  return start(live("comm.igather"), sendbuf, recvbuf, "comm.igather",
+               [&](const auto& c, auto& sb, auto& rb) { return c.igather(sb, rb, root); });
 }
 
 request comm::igatherv(const async_buffer& sendbuf, async_buffer& recvbuf,
                        const std::vector<int>& counts, const std::vector<int>& displs,
                        int root) const {
-  const auto& s = live("comm.igatherv");
-  auto sb = in(sendbuf, "comm.igatherv");
-  out rb(recvbuf, "comm.igatherv");
-  detail::drain();
-  return request(owning(on(s, [&](const auto& c) { return c.igatherv(sb, rb.r, counts, displs, root); }), &sendbuf, &recvbuf));
+  return start(live("comm.igatherv"), sendbuf, recvbuf, "comm.igatherv",
+               [&](const auto& c, auto& sb, auto& rb) {
+                 return c.igatherv(sb, rb, counts, displs, root);
+               });
 }
 
 request comm::iscatter(const async_buffer& sendbuf, async_buffer& recvbuf, int root) const {
-  const auto& s = live("comm.iscatter");
-  auto sb = in(sendbuf, "comm.iscatter");
-  out rb(recvbuf, "comm.iscatter");
-  detail::drain();
-  return request(owning(on(s, [&](const auto& c) { return c.iscatter(sb, rb.r, root); }), &sendbuf, &recvbuf));
+  return start(live("comm.iscatter"), sendbuf, recvbuf, "comm.iscatter",
+               [&](const auto& c, auto& sb, auto& rb) { return c.iscatter(sb, rb, root); });
 }
 
 request comm::iscatterv(const async_buffer& sendbuf, const std::vector<int>& counts,
                         const std::vector<int>& displs, async_buffer& recvbuf, int root) const {
-  const auto& s = live("comm.iscatterv");
-  auto sb = in(sendbuf, "comm.iscatterv");
-  out rb(recvbuf, "comm.iscatterv");
-  detail::drain();
-  return request(owning(on(s, [&](const auto& c) { return c.iscatterv(sb, counts, displs, rb.r, root); }), &sendbuf, &recvbuf));
+  return start(live("comm.iscatterv"), sendbuf, recvbuf, "comm.iscatterv",
+               [&](const auto& c, auto& sb, auto& rb) {
+                 return c.iscatterv(sb, counts, displs, rb, root);
+               });
 }
 
 request comm::iallgather(const async_buffer& sendbuf, async_buffer& recvbuf) const {
-  const auto& s = live("comm.iallgather");
-  auto sb = in(sendbuf, "comm.iallgather");
-  out rb(recvbuf, "comm.iallgather");
-  detail::drain();
-  return request(owning(on(s, [&](const auto& c) { return c.iallgather(sb, rb.r); }), &sendbuf, &recvbuf));
+  return start(live("comm.iallgather"), sendbuf, recvbuf, "comm.iallgather",
+               [&](const auto& c, auto& sb, auto& rb) { return c.iallgather(sb, rb); });
 }
 
 request comm::iallgatherv(const async_buffer& sendbuf, async_buffer& recvbuf,
                           const std::vector<int>& counts, const std::vector<int>& displs) const {
-  const auto& s = live("comm.iallgatherv");
-  auto sb = in(sendbuf, "comm.iallgatherv");
-  out rb(recvbuf, "comm.iallgatherv");
-  detail::drain();
-  return request(owning(on(s, [&](const auto& c) { return c.iallgatherv(sb, rb.r, counts, displs); }), &sendbuf, &recvbuf));
+  return start(live("comm.iallgatherv"), sendbuf, recvbuf, "comm.iallgatherv",
+               [&](const auto& c, auto& sb, auto& rb) {
+                 return c.iallgatherv(sb, rb, counts, displs);
+               });
 }
 
 request comm::ialltoall(const async_buffer& sendbuf, async_buffer& recvbuf) const {
-  const auto& s = live("comm.ialltoall");
-  auto sb = in(sendbuf, "comm.ialltoall");
-  out rb(recvbuf, "comm.ialltoall");
-  detail::drain();
-  return request(owning(on(s, [&](const auto& c) { return c.ialltoall(sb, rb.r); }), &sendbuf, &recvbuf));
+  return start(live("comm.ialltoall"), sendbuf, recvbuf, "comm.ialltoall",
+               [&](const auto& c, auto& sb, auto& rb) { return c.ialltoall(sb, rb); });
 }
 
 request comm::ialltoallv(const async_buffer& sendbuf, const std::vector<int>& sendcounts,
                          const std::vector<int>& senddispls, async_buffer& recvbuf,
                          const std::vector<int>& recvcounts,
                          const std::vector<int>& recvdispls) const {
-  const auto& s = live("comm.ialltoallv");
-  auto sb = in(sendbuf, "comm.ialltoallv");
-  out rb(recvbuf, "comm.ialltoallv");
-  detail::drain();
-  return request(owning(
-      on(s, [&](const auto& c) { return c.ialltoallv(sb, sendcounts, senddispls, rb.r, recvcounts, recvdispls); }), &sendbuf,
-      &recvbuf));
+  return start(live("comm.ialltoallv"), sendbuf, recvbuf, "comm.ialltoallv",
+               [&](const auto& c, auto& sb, auto& rb) {
+                 return c.ialltoallv(sb, sendcounts, senddispls, rb, recvcounts, recvdispls);
+               });
 }
 
 request comm::ialltoallw(const async_buffer& sendbuf, const std::vector<int>& sendcounts,
@@ -337,45 +323,35 @@ request comm::ialltoallw(const async_buffer& sendbuf, const std::vector<int>& se
   const char* what = "comm.ialltoallw";
   const auto& s = live(what);
   const auto st = detail::natives(sendtypes, what), rt = detail::natives(recvtypes, what);
-  auto sb = in(sendbuf, what);
-  out rb(recvbuf, what);
-  detail::drain();
-  return request(owning(on(s, [&](const auto& c) {
-                          return c.ialltoallw(sb, sendcounts, senddispls, st, rb.r, recvcounts,
-                                              recvdispls, rt);
-                        }),
-                        &sendbuf, &recvbuf));
+  return start(s, sendbuf, recvbuf, what, [&](const auto& c, auto& sb, auto& rb) {
+    return c.ialltoallw(sb, sendcounts, senddispls, st, rb, recvcounts, recvdispls, rt);
+  });
 }
 
 request comm::ireduce_scatter_block(const async_buffer& sendbuf, async_buffer& recvbuf,
                                     const op& operation) const {
   const auto& s = live_intra("comm.ireduce_scatter_block");
   const auto& o = operation.core("comm.ireduce_scatter_block");
-  auto sb = in(sendbuf, "comm.ireduce_scatter_block");
-  out rb(recvbuf, "comm.ireduce_scatter_block");
-  detail::drain();
-  return request(owning(s.c.ireduce_scatter_block(sb, rb.r, o), &sendbuf, &recvbuf,
-                        hold(operation)));
+  return start(s.c, sendbuf, recvbuf, "comm.ireduce_scatter_block",
+               [&](const auto& c, auto& sb, auto& rb) {
+                 return c.ireduce_scatter_block(sb, rb, o);
+               }, &operation);
 }
 
 request comm::iscan(const async_buffer& sendbuf, async_buffer& recvbuf,
                     const op& operation) const {
   const auto& s = live_intra("comm.iscan");
   const auto& o = operation.core("comm.iscan");
-  auto sb = in(sendbuf, "comm.iscan");
-  out rb(recvbuf, "comm.iscan");
-  detail::drain();
-  return request(owning(s.c.iscan(sb, rb.r, o), &sendbuf, &recvbuf, hold(operation)));
+  return start(s.c, sendbuf, recvbuf, "comm.iscan",
+               [&](const auto& c, auto& sb, auto& rb) { return c.iscan(sb, rb, o); }, &operation);
 }
 
 request comm::iexscan(const async_buffer& sendbuf, async_buffer& recvbuf,
                       const op& operation) const {
   const auto& s = live_intra("comm.iexscan");
   const auto& o = operation.core("comm.iexscan");
-  auto sb = in(sendbuf, "comm.iexscan");
-  out rb(recvbuf, "comm.iexscan");
-  detail::drain();
-  return request(owning(s.c.iexscan(sb, rb.r, o), &sendbuf, &recvbuf, hold(operation)));
+  return start(s.c, sendbuf, recvbuf, "comm.iexscan",
+               [&](const auto& c, auto& sb, auto& rb) { return c.iexscan(sb, rb, o); }, &operation);
 }
 
 // --- in-place v-forms, ireduce_scatter (binding parity) -----------------------------------
@@ -405,11 +381,10 @@ request comm::ireduce_scatter(const async_buffer& sendbuf, async_buffer& recvbuf
                               const std::vector<int>& counts, const op& operation) const {
   const auto& s = live_intra("comm.ireduce_scatter");
   const auto& o = operation.core("comm.ireduce_scatter");
-  auto sb = in(sendbuf, "comm.ireduce_scatter");
-  out rb(recvbuf, "comm.ireduce_scatter");
-  detail::drain();
-  return request(owning(s.c.ireduce_scatter(sb, rb.r, counts, o), &sendbuf, &recvbuf,
-                        hold(operation)));
+  return start(s.c, sendbuf, recvbuf, "comm.ireduce_scatter",
+               [&](const auto& c, auto& sb, auto& rb) {
+                 return c.ireduce_scatter(sb, rb, counts, o);
+               }, &operation);
 }
 
 void comm::alltoallw(const buffer& sendbuf, const std::vector<int>& sendcounts,
@@ -420,10 +395,8 @@ void comm::alltoallw(const buffer& sendbuf, const std::vector<int>& sendcounts,
   const char* what = "comm.alltoallw";
   const auto& s = live(what);
   const auto st = detail::natives(sendtypes, what), rt = detail::natives(recvtypes, what);
-  auto sb = in(sendbuf, what);
-  out rb(recvbuf, what);
-  on(s, [&](const auto& c) {
-    c.alltoallw(sb, sendcounts, senddispls, st, rb.r, recvcounts, recvdispls, rt);
+  run(s, sendbuf, recvbuf, what, [&](const auto& c, auto& sb, auto& rb) {
+    c.alltoallw(sb, sendcounts, senddispls, st, rb, recvcounts, recvdispls, rt);
   });
 }
 

@@ -190,17 +190,16 @@ status comm::recv_part(buffer& buf, std::int64_t offset, std::int64_t count, int
 
 namespace oompi::rt {
 
-void comm::bsend(const buffer& buf, int dest, int tag) const {
-  const auto& s = live("comm.bsend");
-  check_buffer(buf, "comm.bsend");
-  s.pt->bsend(raw(buf), dest, tag);
-}
-
-void comm::rsend(const buffer& buf, int dest, int tag) const {
-  const auto& s = live("comm.rsend");
-  check_buffer(buf, "comm.rsend");
-  s.pt->rsend(raw(buf), dest, tag);
-}
+// The blocking send modes besides send and ssend (point-to-point above).
+#define OOMPI_RT_SEND_MODE(name)                                                   \
+  void comm::name(const buffer& buf, int dest, int tag) const {                    \
+    const auto& s = live("comm." #name);                                           \
+    check_buffer(buf, "comm." #name);                                              \
+    s.pt->name(raw(buf), dest, tag);                                               \
+  }
+OOMPI_RT_SEND_MODE(bsend)
+OOMPI_RT_SEND_MODE(rsend)
+#undef OOMPI_RT_SEND_MODE
 
 status comm::sendrecv_replace(buffer& buf, int dest, int sendtag, int source,
                               int recvtag) const {
@@ -210,29 +209,19 @@ status comm::sendrecv_replace(buffer& buf, int dest, int sendtag, int source,
   return status(s.pt->sendrecv_replace(rb, dest, sendtag, source, recvtag));
 }
 
-request comm::issend(const async_buffer& buf, int dest, int tag) const {
-  const auto& s = live("comm.issend");
-  check_buffer(buf, "comm.issend");
-  detail::drain();
-  auto sb = raw(buf);
-  return request(detail::owning(s.pt->issend(sb, dest, tag), &buf));
-}
-
-request comm::ibsend(const async_buffer& buf, int dest, int tag) const {
-  const auto& s = live("comm.ibsend");
-  check_buffer(buf, "comm.ibsend");
-  detail::drain();
-  auto sb = raw(buf);
-  return request(detail::owning(s.pt->ibsend(sb, dest, tag), &buf));
-}
-
-request comm::irsend(const async_buffer& buf, int dest, int tag) const {
-  const auto& s = live("comm.irsend");
-  check_buffer(buf, "comm.irsend");
-  detail::drain();
-  auto sb = raw(buf);
-  return request(detail::owning(s.pt->irsend(sb, dest, tag), &buf));
-}
+// The nonblocking send modes: the request keeps the buffer alive until it completes.
+#define OOMPI_RT_ISEND(name)                                                       \
+  request comm::name(const async_buffer& buf, int dest, int tag) const {           \
+    const auto& s = live("comm." #name);                                           \
+    check_buffer(buf, "comm." #name);                                              \
+    detail::drain();                                                               \
+    auto sb = raw(buf);                                                            \
+    return request(detail::owning(s.pt->name(sb, dest, tag), &buf));               \
+  }
+OOMPI_RT_ISEND(issend)
+OOMPI_RT_ISEND(ibsend)
+OOMPI_RT_ISEND(irsend)
+#undef OOMPI_RT_ISEND
 
 // The persistent request owns the buffer's keep-alive for its whole life (not one operation).
 #define OOMPI_RT_SEND_INIT(name)                                                   \

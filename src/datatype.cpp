@@ -29,9 +29,7 @@ struct datatype::state {
 
 namespace {
 datatype::state* checked(const std::shared_ptr<datatype::state>& st, const char* what) {
-  if (!st) detail::throw_null(what, "datatype");
-  if (st->closed) detail::throw_closed(what, "datatype");
-  return st.get();
+  return detail::live_state(st, what, "datatype");
 }
 }  // namespace
 
@@ -289,26 +287,31 @@ datatype datatype::dup() const {
   return datatype(make_derived("MPI_Type_dup", [&](MPI_Datatype* t) { return MPI_Type_dup(b, t); }));
 }
 
-std::int64_t datatype::lb() const {
-  const MPI_Datatype t = native("datatype.lb");
+namespace {
+// A type's lower bound and extent (MPI_Type_get_extent_x), or its true ones
+// (MPI_Type_get_true_extent_x), in bytes.
+struct extent_pair {
+  std::int64_t lb, extent;
+};
+extent_pair extent_of(MPI_Datatype t) {
   MPI_Count lb = 0, ext = 0;
   OOMPI_CHECK(MPI_Type_get_extent_x, (t, &lb, &ext));
-  return static_cast<std::int64_t>(lb);
+  return {static_cast<std::int64_t>(lb), static_cast<std::int64_t>(ext)};
 }
+extent_pair true_extent_of(MPI_Datatype t) {
+  MPI_Count lb = 0, ext = 0;
+  OOMPI_CHECK(MPI_Type_get_true_extent_x, (t, &lb, &ext));
+  return {static_cast<std::int64_t>(lb), static_cast<std::int64_t>(ext)};
+}
+}  // namespace
+
+std::int64_t datatype::lb() const { return extent_of(native("datatype.lb")).lb; }
 
 std::int64_t datatype::true_extent() const {
-  const MPI_Datatype t = native("datatype.true_extent");
-  MPI_Count lb = 0, ext = 0;
-  OOMPI_CHECK(MPI_Type_get_true_extent_x, (t, &lb, &ext));
-  return static_cast<std::int64_t>(ext);
+  return true_extent_of(native("datatype.true_extent")).extent;
 }
 
-std::int64_t datatype::true_lb() const {
-  const MPI_Datatype t = native("datatype.true_lb");
-  MPI_Count lb = 0, ext = 0;
-  OOMPI_CHECK(MPI_Type_get_true_extent_x, (t, &lb, &ext));
-  return static_cast<std::int64_t>(lb);
-}
+std::int64_t datatype::true_lb() const { return true_extent_of(native("datatype.true_lb")).lb; }
 
 std::int64_t datatype::size() const {
   const MPI_Datatype t = native("datatype.size");
@@ -317,12 +320,7 @@ std::int64_t datatype::size() const {
   return static_cast<std::int64_t>(n);
 }
 
-std::int64_t datatype::extent() const {
-  const MPI_Datatype t = native("datatype.extent");
-  MPI_Count lb = 0, ext = 0;
-  OOMPI_CHECK(MPI_Type_get_extent_x, (t, &lb, &ext));
-  return static_cast<std::int64_t>(ext);
-}
+std::int64_t datatype::extent() const { return extent_of(native("datatype.extent")).extent; }
 
 std::string datatype::name() const {
   const MPI_Datatype t = native("datatype.name");

@@ -101,20 +101,27 @@ intercomm comm::spawn_multiple(const std::vector<std::string>& programs,
   return intercomm(state::adopt(ic.release(), true));
 }
 
+namespace {
+// accept and connect: once MPI runs and what finished requests left is freed, join() makes the
+// intercommunicator; its handle, for the caller to own.
+template <class Join>
+MPI_Comm joined(const char* routine, Join&& join) {
+  oompi::detail::require_running(routine);
+  detail::drain();
+  return join().release();
+}
+}  // namespace
+
 intercomm comm::accept(const std::string& port, int root) const {
   const auto& s = live_intra("comm.accept");
-  oompi::detail::require_running("MPI_Comm_accept");
-  detail::drain();
-  auto ic = s.c.accept(port, root);
-  return intercomm(state::adopt(ic.release(), true));
+  const MPI_Comm ic = joined("MPI_Comm_accept", [&] { return s.c.accept(port, root); });
+  return intercomm(state::adopt(ic, true));
 }
 
 intercomm comm::connect(const std::string& port, int root) const {
   const auto& s = live_intra("comm.connect");
-  oompi::detail::require_running("MPI_Comm_connect");
-  detail::drain();
-  auto ic = s.c.connect(port, root);
-  return intercomm(state::adopt(ic.release(), true));
+  const MPI_Comm ic = joined("MPI_Comm_connect", [&] { return s.c.connect(port, root); });
+  return intercomm(state::adopt(ic, true));
 }
 
 void comm::disconnect() {

@@ -29,9 +29,7 @@ struct file::state {
 };
 
 file::state& file::live(const char* what) const {
-  if (!st_) detail::throw_null(what, "file");
-  if (st_->closed) detail::throw_closed(what, "file");
-  return *st_;
+  return *detail::live_state(st_, what, "file");
 }
 
 file file::open(const comm& c, const std::string& path, int mode) {
@@ -109,50 +107,61 @@ int split_count(const buffer& b, const char* what) {
 [[noreturn]] void throw_split(const char* what, const char* why) {
   throw std::logic_error(std::string(what) + ": " + why);
 }
+
+// The two halves of a split collective (at most one in progress per file, MPI's rule): begin
+// records its direction and keeps the buffer alive; end checks that direction and completes it.
+template <class State, class Begin>
+void begin_split(State& s, decltype(State::split) direction, const async_buffer& buf,
+                 const char* what, const char* mpi_name, Begin&& begin) {
+  check_buffer(buf, what);
+  if (s.split != State::none)
+    throw_split(what, "a split collective of this file is still in progress");
+  begin(split_count(buf, mpi_name));
+  s.split = direction;
+  s.split_data = buf.data;
+  s.split_keep = std::move(buf.keep);
+}
+template <class State, class End>
+status end_split(State& s, decltype(State::split) direction, const char* what, const char* why,
+                 End&& end) {
+  if (s.split != direction) throw_split(what, why);
+  MPI_Status st;
+  end(&st);
+  s.split = State::none;
+  s.split_keep.reset();
+  return status(oompi::status(st));
+}
 }  // namespace
 
 void file::read_all_begin(async_buffer& buf) const {
   auto& s = const_cast<state&>(live("file.read_all_begin"));
-  check_buffer(buf, "file.read_all_begin");
-  if (s.split != state::none)
-    throw_split("file.read_all_begin", "a split collective of this file is still in progress");
-  OOMPI_CHECK(MPI_File_read_all_begin,
-              (s.f.native(), buf.data, split_count(buf, "MPI_File_read_all_begin"), buf.type));
-  s.split = state::reading;
-  s.split_data = buf.data;
-  s.split_keep = std::move(buf.keep);
+  begin_split(s, state::reading, buf, "file.read_all_begin", "MPI_File_read_all_begin",
+              [&](int n) {
+                OOMPI_CHECK(MPI_File_read_all_begin, (s.f.native(), buf.data, n, buf.type));
+              });
 }
 
 status file::read_all_end() const {
   auto& s = const_cast<state&>(live("file.read_all_end"));
-  if (s.split != state::reading) throw_split("file.read_all_end", "no read_all_begin to end");
-  MPI_Status st;
-  OOMPI_CHECK(MPI_File_read_all_end, (s.f.native(), s.split_data, &st));
-  s.split = state::none;
-  s.split_keep.reset();
-  return status(oompi::status(st));
+  return end_split(s, state::reading, "file.read_all_end", "no read_all_begin to end",
+                   [&](MPI_Status* st) {
+                     OOMPI_CHECK(MPI_File_read_all_end, (s.f.native(), s.split_data, st));
+                   });
 }
 
 void file::write_all_begin(const async_buffer& buf) const {
   auto& s = const_cast<state&>(live("file.write_all_begin"));
-  check_buffer(buf, "file.write_all_begin");
-  if (s.split != state::none)
-    throw_split("file.write_all_begin", "a split collective of this file is still in progress");
-  OOMPI_CHECK(MPI_File_write_all_begin,
-              (s.f.native(), buf.data, split_count(buf, "MPI_File_write_all_begin"), buf.type));
-  s.split = state::writing;
-  s.split_data = buf.data;
-  s.split_keep = std::move(buf.keep);
+  begin_split(s, state::writing, buf, "file.write_all_begin", "MPI_File_write_all_begin", [&](int n) {
+    OOMPI_CHECK(MPI_File_write_all_begin, (s.f.native(), buf.data, n, buf.type));
+  });
 }
 
 status file::write_all_end() const {
   auto& s = const_cast<state&>(live("file.write_all_end"));
-  if (s.split != state::writing) throw_split("file.write_all_end", "no write_all_begin to end");
-  MPI_Status st;
-  OOMPI_CHECK(MPI_File_write_all_end, (s.f.native(), s.split_data, &st));
-  s.split = state::none;
-  s.split_keep.reset();
-  return status(oompi::status(st));
+  return end_split(s, state::writing, "file.write_all_end", "no write_all_begin to end",
+                   [&](MPI_Status* st) {
+                     OOMPI_CHECK(MPI_File_write_all_end, (s.f.native(), s.split_data, st));
+                   });
 }
 
 std::int64_t file::byte_offset(std::int64_t offset) const {

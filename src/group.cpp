@@ -20,9 +20,7 @@ struct group::state {
 
 namespace {
 const oompi::group& live(const std::shared_ptr<group::state>& st, const char* what) {
-  if (!st) detail::throw_null(what, "group");
-  if (st->closed) detail::throw_closed(what, "group");
-  return st->g;
+  return detail::live_state(st, what, "group")->g;
 }
 }  // namespace
 

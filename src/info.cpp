@@ -32,9 +32,7 @@ struct info::state {
 };
 
 const info::state& info::live(const char* what) const {
-  if (!st_) detail::throw_null(what, "info", "info.create");
-  if (st_->closed) detail::throw_closed(what, "info");
-  return *st_;
+  return *detail::live_state(st_, what, "info", "info.create");
 }
 
 info info::create() {
@@ -220,9 +218,7 @@ keyval keyval::create(bool copy_on_dup) {
 }
 
 const keyval::state& keyval::live(const char* what) const {
-  if (!st_) detail::throw_null(what, "keyval", "keyval.create");
-  if (st_->closed) detail::throw_closed(what, "keyval");
-  return *st_;
+  return *detail::live_state(st_, what, "keyval", "keyval.create");
 }
 
 void keyval::set(const comm& c, std::int64_t value) const {

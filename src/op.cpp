@@ -36,9 +36,7 @@ struct op::state {
 
 namespace {
 op::state* checked(const std::shared_ptr<op::state>& st, const char* what) {
-  if (!st) detail::throw_null(what, "op");
-  if (st->closed) detail::throw_closed(what, "op");
-  return st.get();
+  return detail::live_state(st, what, "op");
 }
 }  // namespace
 

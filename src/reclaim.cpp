@@ -11,12 +11,30 @@ std::atomic<bool> g_reclaim_nonempty{false};
 
 namespace {
 
-struct reclaim_list {
-  std::mutex mutex;
+// Handles whose free waits for a thread that may call MPI: taken out of the list under its
+// lock, freed (locally, no communication) outside it.
+struct handles {
   std::vector<MPI_Datatype> types;
   std::vector<MPI_Group> groups;
   std::vector<MPI_Info> infos;
   std::vector<int> keyvals;
+  void swap(handles& o) noexcept {
+    types.swap(o.types);
+    groups.swap(o.groups);
+    infos.swap(o.infos);
+    keyvals.swap(o.keyvals);
+  }
+  void free_all() noexcept {
+    for (auto& t : types) MPI_Type_free(&t);
+    for (auto& g : groups) MPI_Group_free(&g);
+    for (auto& i : infos) MPI_Info_free(&i);
+    for (auto& k : keyvals) MPI_Comm_free_keyval(&k);
+  }
+};
+
+struct reclaim_list {
+  std::mutex mutex;
+  handles deferred;
   std::vector<oompi::request> orphans;
   std::vector<MPI_Comm*> comms;
 };
@@ -26,58 +44,35 @@ reclaim_list& list() {
   return *l;
 }
 
-}  // namespace
-
-void defer_type_free(MPI_Datatype type) noexcept {
-  if (type == MPI_DATATYPE_NULL || !oompi::detail::mpi_usable()) return;
-  auto& l = list();
-  try {
-    std::lock_guard<std::mutex> lock(l.mutex);
-    l.types.push_back(type);
-    g_reclaim_nonempty.store(true, std::memory_order_release);
-  } catch (...) {
-    // Out of memory: leak the handle rather than free it on the wrong thread.
-  }
-}
-
-void defer_group_free(MPI_Group group) noexcept {
-  if (group == MPI_GROUP_NULL || group == MPI_GROUP_EMPTY || !oompi::detail::mpi_usable()) return;
-  auto& l = list();
-  try {
-    std::lock_guard<std::mutex> lock(l.mutex);
-    l.groups.push_back(group);
-    g_reclaim_nonempty.store(true, std::memory_order_release);
-  } catch (...) {
-    // Out of memory: leak the handle rather than free it on the wrong thread.
-  }
-}
-
-namespace {
 template <class H>
-void defer(std::vector<H> reclaim_list::*v, H h) noexcept {
+void defer(std::vector<H> handles::*v, H h) noexcept {
   if (!oompi::detail::mpi_usable()) return;
   auto& l = list();
   try {
     std::lock_guard<std::mutex> lock(l.mutex);
-    (l.*v).push_back(h);
+    (l.deferred.*v).push_back(h);
     g_reclaim_nonempty.store(true, std::memory_order_release);
   } catch (...) {
     // Out of memory: leak the handle rather than free it on the wrong thread.
   }
 }
-// Local frees of what the lists hold (drain and drain_before_finalize).
-void free_all(std::vector<MPI_Info>& infos, std::vector<int>& keyvals) noexcept {
-  for (auto& i : infos) MPI_Info_free(&i);
-  for (auto& k : keyvals) MPI_Comm_free_keyval(&k);
-}
+
 }  // namespace
 
+void defer_type_free(MPI_Datatype type) noexcept {
+  if (type != MPI_DATATYPE_NULL) defer(&handles::types, type);
+}
+
+void defer_group_free(MPI_Group group) noexcept {
+  if (group != MPI_GROUP_NULL && group != MPI_GROUP_EMPTY) defer(&handles::groups, group);
+}
+
 void defer_info_free(MPI_Info info) noexcept {
-  if (info != MPI_INFO_NULL && info != MPI_INFO_ENV) defer(&reclaim_list::infos, info);
+  if (info != MPI_INFO_NULL && info != MPI_INFO_ENV) defer(&handles::infos, info);
 }
 
 void defer_keyval_free(int keyval) noexcept {
-  if (keyval != MPI_KEYVAL_INVALID) defer(&reclaim_list::keyvals, keyval);
+  if (keyval != MPI_KEYVAL_INVALID) defer(&handles::keyvals, keyval);
 }
 
 void orphan(oompi::request&& r) noexcept {
@@ -97,17 +92,11 @@ void orphan(oompi::request&& r) noexcept {
 void drain_slow() noexcept {
   auto& l = list();
   if (!oompi::detail::mpi_usable()) return;
-  std::vector<MPI_Datatype> types;
-  std::vector<MPI_Group> groups;
-  std::vector<MPI_Info> infos;
-  std::vector<int> keyvals;
+  handles deferred;
   std::vector<oompi::request> done;
   {
     std::lock_guard<std::mutex> lock(l.mutex);
-    types.swap(l.types);
-    groups.swap(l.groups);
-    infos.swap(l.infos);
-    keyvals.swap(l.keyvals);
+    deferred.swap(l.deferred);
     for (std::size_t i = 0; i < l.orphans.size();) {
       int flag = 0;
       if (MPI_Test(&l.orphans[i].native_handle(), &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
@@ -122,26 +111,18 @@ void drain_slow() noexcept {
     }
     g_reclaim_nonempty.store(!l.orphans.empty(), std::memory_order_release);
   }
-  for (auto& t : types) MPI_Type_free(&t);
-  for (auto& g : groups) MPI_Group_free(&g);
-  free_all(infos, keyvals);
+  deferred.free_all();
   for (auto& r : done) r.on_complete();  // drops pins / global refs / Py_buffers
 }
 
 void drain_before_finalize() noexcept {
   auto& l = list();
-  std::vector<MPI_Datatype> types;
-  std::vector<MPI_Group> groups;
-  std::vector<MPI_Info> infos;
-  std::vector<int> keyvals;
+  handles deferred;
   std::vector<oompi::request> orphans;
   std::vector<MPI_Comm*> comms;
   {
     std::lock_guard<std::mutex> lock(l.mutex);
-    types.swap(l.types);
-    groups.swap(l.groups);
-    infos.swap(l.infos);
-    keyvals.swap(l.keyvals);
+    deferred.swap(l.deferred);
     orphans.swap(l.orphans);
     comms.swap(l.comms);
     g_reclaim_nonempty.store(false, std::memory_order_release);
@@ -164,9 +145,7 @@ void drain_before_finalize() noexcept {
       r.native_handle() = MPI_REQUEST_NULL;
     }
   }
-  for (auto& t : types) MPI_Type_free(&t);
-  for (auto& g : groups) MPI_Group_free(&g);
-  free_all(infos, keyvals);
+  deferred.free_all();
   for (MPI_Comm* c : comms)
     if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
 }

@@ -85,9 +85,7 @@ request request::adopt(MPI_Request h, std::unique_ptr<keep_alive> keep, bool rec
 }
 
 request::state& request::live(const char* what) {
-  if (!st_) detail::throw_null(what, "request");
-  if (st_->closed) detail::throw_closed(what, "request");
-  return *st_;
+  return *detail::live_state(st_, what, "request");
 }
 
 status request::wait() {
@@ -150,8 +148,28 @@ void request::start() {
 
 namespace {
 
-// Moves the core requests out of the facade's, runs the core's set function on them, and
-// moves them back whatever happens.
+// Moves the core requests (member `core` of each state: the persistent or the plain one) out
+// of the facade's, runs fn on them, and moves them back whatever happens.
+template <class Core, class Fn, class Record>
+auto moved_out(std::vector<request::state*>& st, Core request::state::*core, Fn& fn,
+               Record& record) {
+  std::vector<Core> v(st.size());
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (st[i]) v[i] = std::move(st[i]->*core);
+  struct back {
+    std::vector<Core>& v;
+    std::vector<request::state*>& st;
+    Core request::state::*core;
+    ~back() {
+      for (std::size_t i = 0; i < v.size(); ++i)
+        if (st[i]) st[i]->*core = std::move(v[i]);
+    }
+  } guard{v, st, core};
+  return fn(v, record);
+}
+
+// Checks the requests (persistent and plain ones do not mix) and runs the core's set function
+// on their core requests (moved_out).
 template <class Fn>
 auto on_core(std::vector<request>& reqs, const char* what, Fn fn) {
   std::vector<request::state*> st(reqs.size());
@@ -166,34 +184,28 @@ auto on_core(std::vector<request>& reqs, const char* what, Fn fn) {
   auto record = [&](std::size_t i, const oompi::status& s) {
     if (st[i]) st[i]->last = s;
   };
-  if (any_p) {
-    std::vector<oompi::prequest> v(reqs.size());
-    for (std::size_t i = 0; i < v.size(); ++i)
-      if (st[i]) v[i] = std::move(st[i]->p);
-    struct back {
-      std::vector<oompi::prequest>& v;
-      std::vector<request::state*>& st;
-      ~back() {
-        for (std::size_t i = 0; i < v.size(); ++i)
-          if (st[i]) st[i]->p = std::move(v[i]);
-      }
-    } guard{v, st};
-    return fn(v, record);
-  }
-  std::vector<oompi::request> v(reqs.size());
-  for (std::size_t i = 0; i < v.size(); ++i)
-    if (st[i]) v[i] = std::move(st[i]->r);
-  struct back {
-    std::vector<oompi::request>& v;
-    std::vector<request::state*>& st;
-    ~back() {
-      for (std::size_t i = 0; i < v.size(); ++i)
-        if (st[i]) st[i]->r = std::move(v[i]);
-    }
-  } guard{v, st};
-  return fn(v, record);
+  return any_p ? moved_out(st, &request::state::p, fn, record)
+               : moved_out(st, &request::state::r, fn, record);
 }
 
+// The index of a *_any call's completed request (its status recorded), or -1 for none.
+template <class Completed, class Record>
+int any_index(const Completed& c, Record& record) {
+  if (!c) return -1;
+  record(c->index, c->status);
+  return static_cast<int>(c->index);
+}
+
+// The indices of a *_some call's completed requests (their statuses recorded).
+template <class Completed, class Record>
+std::vector<int> some_indices(const Completed& done, Record& record) {
+  std::vector<int> out;
+  for (auto& c : done) {
+    record(c.index, c.status);
+    out.push_back(static_cast<int>(c.index));
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -207,21 +219,13 @@ void request::wait_all(std::vector<request>& reqs) {
 
 int request::wait_any(std::vector<request>& reqs) {
   return on_core(reqs, "request.wait_any", [](auto& v, auto& record) {
-    auto c = oompi::wait_any(v);
-    if (!c) return -1;
-    record(c->index, c->status);
-    return static_cast<int>(c->index);
+    return any_index(oompi::wait_any(v), record);
   });
 }
 
 std::vector<int> request::wait_some(std::vector<request>& reqs) {
   return on_core(reqs, "request.wait_some", [](auto& v, auto& record) {
-    std::vector<int> out;
-    for (auto& c : oompi::wait_some(v)) {
-      record(c.index, c.status);
-      out.push_back(static_cast<int>(c.index));
-    }
-    return out;
+    return some_indices(oompi::wait_some(v), record);
   });
 }
 
@@ -232,21 +236,13 @@ bool request::test_all(std::vector<request>& reqs) {
 
 int request::test_any(std::vector<request>& reqs) {
   return on_core(reqs, "request.test_any", [](auto& v, auto& record) {
-    auto c = oompi::test_any(v);
-    if (!c) return -1;
-    record(c->index, c->status);
-    return static_cast<int>(c->index);
+    return any_index(oompi::test_any(v), record);
   });
 }
 
 std::vector<int> request::test_some(std::vector<request>& reqs) {
   return on_core(reqs, "request.test_some", [](auto& v, auto& record) {
-    std::vector<int> out;
-    for (auto& c : oompi::test_some(v)) {
-      record(c.index, c.status);
-      out.push_back(static_cast<int>(c.index));
-    }
-    return out;
+    return some_indices(oompi::test_some(v), record);
   });
 }
 

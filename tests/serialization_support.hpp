@@ -8,6 +8,8 @@
 
 #include <oompi/serialization.hpp>
 
+#include "golden/types.hpp"  // point, shape, list_node
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -19,31 +21,6 @@
 #include <vector>
 
 namespace golden {
-
-struct point {
-  double x = 0, y = 0;
-  bool operator==(const point& o) const { return x == o.x && y == o.y; }
-};
-OOMPI_TRANSPORTABLE(point, x, y);
-
-struct shape {
-  std::string name;
-  std::int64_t id = 0;
-  bool closed = false;
-  point origin;
-  std::vector<point> corners;
-  std::vector<std::int32_t> tags;
-  float scale = 0;
-  std::uint8_t layer = 0;
-  std::int16_t depth = 0;
-};
-OOMPI_TRANSPORTABLE(shape, name, id, closed, origin, corners, tags, scale, layer, depth);
-
-struct list_node {
-  std::vector<std::int32_t> data;
-  std::shared_ptr<list_node> other, next;
-};
-OOMPI_TRANSPORTABLE(list_node, data, other, next);
 
 struct chain_item {  // a chain type (docs/wire-format.md 2.1): tests/golden/compact_chain.bin
   std::string name;

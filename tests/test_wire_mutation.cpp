@@ -314,15 +314,7 @@ void dismantle(std::shared_ptr<back> p) {
 void dismantle(std::unique_ptr<owner> p) {
   while (p) p = std::move(p->child);
 }
-void dismantle(nest& n) {
-  std::vector<nest> todo;
-  todo.swap(n.inner);
-  while (!todo.empty()) {
-    nest last = std::move(todo.back());
-    todo.pop_back();
-    for (auto& k : last.inner) todo.push_back(std::move(k));
-  }
-}
+void dismantle(nest& n) { fz::cut_nested(n); }
 
 struct outcome {
   int round_trips = 0, errors = 0, wrong = 0;

@@ -38,12 +38,6 @@ public final class JavaBench {
    *  thread takes a rank's core). */
   static final List<Object[]> samples = new ArrayList<>();
 
-  static String opt(String[] args, String key, String dflt) {
-    for (String a : args) if (a.startsWith("--" + key + "=")) return a.substring(key.length() + 3);
-    for (String a : args) if (a.equals("--" + key)) return "1";
-    return dflt;
-  }
-
   static void sample(String bench, String kase, String system, int round, String metric, double v) {
     samples.add(new Object[] {bench, kase, system, round, metric, v});
   }
@@ -73,21 +67,21 @@ public final class JavaBench {
   }
 
   public static void main(String[] args) {
-    boolean quick = opt(args, "quick", null) != null;
-    int rounds = Integer.parseInt(opt(args, "rounds", quick ? "2" : "20"));
-    int first = Integer.parseInt(opt(args, "first-round", "0"));
+    boolean quick = BenchArgs.opt(args, "quick", null) != null;
+    int rounds = Integer.parseInt(BenchArgs.opt(args, "rounds", quick ? "2" : "20"));
+    int first = Integer.parseInt(BenchArgs.opt(args, "first-round", "0"));
     try (Environment env = new Environment()) {
       Comm world = Comm.world();
       int rank = world.getRank();
       int size = world.getSize();
-      if (opt(args, "self", null) != null) {
-        if (rank == 0) self(world, Integer.parseInt(opt(args, "self", "1")));
+      if (BenchArgs.opt(args, "self", null) != null) {
+        if (rank == 0) self(world, Integer.parseInt(BenchArgs.opt(args, "self", "1")));
         return;
       }
       if (rank == 0) meta();
       if (size >= 2 && rank < 2) pingpong(world, rank, quick, rounds, first, args);
       world.barrier();
-      if (rank == 0 && opt(args, "systems", null) == null) crossing(quick, rounds, first);
+      if (rank == 0 && BenchArgs.opt(args, "systems", null) == null) crossing(quick, rounds, first);
       world.barrier();
       if (rank == 0) {
         for (String s : out) System.out.println(s);
@@ -168,7 +162,7 @@ public final class JavaBench {
     int[] sizes = {8, 1024, 65536, 1 << 20, 4 << 20};
     String[] systems = {"raw_c", "java_direct", "java_array", "java_port_direct", "java_port_array",
         "java_port_direct_unguarded", "java_nonblocking", "raw_c_nonblocking"};
-    String sizeList = opt(args, "sizes", null), systemList = opt(args, "systems", null);
+    String sizeList = BenchArgs.opt(args, "sizes", null), systemList = BenchArgs.opt(args, "systems", null);
     if (sizeList != null)
       sizes = java.util.Arrays.stream(sizeList.split(",")).mapToInt(Integer::parseInt).toArray();
     if (systemList != null) systems = systemList.split(",");

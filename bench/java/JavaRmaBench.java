@@ -20,16 +20,10 @@ import org.oompi.Window;
 public final class JavaRmaBench {
   static final List<String> out = new ArrayList<>();
 
-  static String opt(String[] args, String key, String dflt) {
-    for (String a : args) if (a.startsWith("--" + key + "=")) return a.substring(key.length() + 3);
-    for (String a : args) if (a.equals("--" + key)) return "1";
-    return dflt;
-  }
-
   public static void main(String[] args) {
-    boolean quick = opt(args, "quick", null) != null;
-    int rounds = Integer.parseInt(opt(args, "rounds", quick ? "2" : "30"));
-    int first = Integer.parseInt(opt(args, "first-round", "0"));
+    boolean quick = BenchArgs.opt(args, "quick", null) != null;
+    int rounds = Integer.parseInt(BenchArgs.opt(args, "rounds", quick ? "2" : "30"));
+    int first = Integer.parseInt(BenchArgs.opt(args, "first-round", "0"));
     try (Environment env = new Environment()) {
       Comm world = Comm.world();
       int rank = world.getRank();

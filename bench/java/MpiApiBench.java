@@ -29,24 +29,18 @@ import org.oompi.Environment;
 public final class MpiApiBench {
   static final List<String> out = new ArrayList<>();
 
-  static String opt(String[] args, String key, String dflt) {
-    for (String a : args) if (a.startsWith("--" + key + "=")) return a.substring(key.length() + 3);
-    for (String a : args) if (a.equals("--" + key)) return "1";
-    return dflt;
-  }
-
   static void sample(String bench, String kase, String system, int round, String metric, double v) {
     out.add(String.format("{\"type\":\"sample\",\"bench\":\"%s\",\"case\":\"%s\",\"system\":\"%s\","
         + "\"round\":%d,\"metric\":\"%s\",\"value\":%.6g}", bench, kase, system, round, metric, v));
   }
 
   public static void main(String[] args) throws Exception {
-    boolean quick = opt(args, "quick", null) != null;
-    int rounds = Integer.parseInt(opt(args, "rounds", quick ? "2" : "15"));
+    boolean quick = BenchArgs.opt(args, "quick", null) != null;
+    int rounds = Integer.parseInt(BenchArgs.opt(args, "rounds", quick ? "2" : "15"));
     mpi.MPI.Init(args);  // oompi's Environment underneath: org.oompi's calls work as well
     Comm world = Comm.world();
     int rank = world.getRank(), size = world.getSize();
-    if (opt(args, "self", null) != null) {
+    if (BenchArgs.opt(args, "self", null) != null) {
       if (rank == 0) self(world);
       mpi.MPI.Finalize();
       return;

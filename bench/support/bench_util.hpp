@@ -11,8 +11,11 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <random>
 #include <sstream>
@@ -155,6 +158,98 @@ inline std::vector<std::size_t> round_order(std::size_t n, long round) {
     std::swap(order[i - 1], order[j]);
   }
   return order;
+}
+
+/// Calls per block so that one block, `time_block(iters)` seconds, takes about `block_ms`: two
+/// passes from 2 calls; rank 0 decides for every rank (MPI_COMM_WORLD).
+template <class TimeBlock>
+long calibrate_iters(double block_ms, TimeBlock&& time_block) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  long iters = 2;
+  for (int pass = 0; pass < 2; ++pass) {
+    const double t = time_block(iters);
+    long next = 1;
+    if (rank == 0) {
+      const double per = std::max(t / static_cast<double>(iters), 1e-8);
+      next = std::clamp(static_cast<long>(std::ceil(block_ms * 1e-3 / per)), 1L, 100000L);
+    }
+    MPI_Bcast(&next, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    iters = next;
+  }
+  return iters;
+}
+
+/// The measuring loop of the benches that interleave systems round by round: round -1 warms
+/// every system up (run_round(round, false): not recorded), then run_round(round, true) for
+/// rounds first_round ... until `rounds` are done or, as rank 0 decides, max_seconds have passed.
+/// Returns the rounds recorded; fewer than `rounds` are reported on stderr as "<name>: stopped".
+template <class RunRound>
+long run_rounds(const char* name, long rounds, long first_round, double max_seconds,
+                RunRound&& run_round) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const double start = MPI_Wtime();
+  long done = 0;
+  for (long r = -1; r < rounds; ++r) {
+    if (r > 0) {
+      int go = rank != 0 || MPI_Wtime() - start < max_seconds;
+      MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      if (!go) break;
+    }
+    if (r >= 0) ++done;
+    run_round(first_round + r, r >= 0);
+  }
+  if (rank == 0 && done < rounds)
+    std::fprintf(stderr, "%s: stopped after %ld of %ld rounds (--max-seconds=%g)\n", name, done,
+                 rounds, max_seconds);
+  return done;
+}
+
+/// A system compared in one case of a bench: its name in the records, the code it times (label)
+/// and run(iters), `iters` calls of that code.
+struct system_entry {
+  std::string name, label;
+  std::function<void(long iters)> run;
+};
+/// One case of a bench (its name: usually the bytes moved), the systems compared in it and the
+/// calls per timed block.
+struct bench_case {
+  std::string name;
+  std::vector<system_entry> systems;
+  long iters = 1;
+};
+/// One block: a barrier, then `iters` calls of s.run timed on this rank, in seconds.
+inline double time_block(const system_entry& s, long iters) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const auto t0 = std::chrono::steady_clock::now();
+  s.run(iters);
+  const auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(t1 - t0).count();
+}
+
+/// Measures benches made of bench_cases (Bench: any struct with `bench` and `cases`): every case
+/// calibrated on its first system (the baseline) to blocks of about block_ms, then run_rounds
+/// with each case's systems in round_order; rank 0 records time_us per call in `out`.
+template <class Bench>
+void measure_cases(const char* program, std::vector<Bench>& benches, double block_ms, long rounds,
+                   long first_round, double max_seconds, sink& out) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (auto& b : benches)
+    for (auto& c : b.cases)
+      c.iters = calibrate_iters(block_ms,
+                                [&](long iters) { return time_block(c.systems.front(), iters); });
+  run_rounds(program, rounds, first_round, max_seconds, [&](long round, bool recorded) {
+    for (const auto& b : benches)
+      for (const auto& c : b.cases)
+        for (const std::size_t k : round_order(c.systems.size(), round < 0 ? 0 : round)) {
+          const double t = time_block(c.systems[k], c.iters);
+          if (rank == 0 && recorded)
+            out.sample(b.bench, c.name, c.systems[k].name, round, "time_us",
+                       t / static_cast<double>(c.iters) * 1e6);
+        }
+  });
 }
 
 /// The MPI library's version, first line.

@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -164,6 +165,15 @@ MPI_Op builtin_op(op_kind k);
 /// Throws null_handle_error for a default-constructed (null) handle (object: a facade class;
 /// maker: the facade call that makes one, if any).
 [[noreturn]] void throw_null(const char* what, const char* object, const char* maker = nullptr);
+/// The state behind a facade handle that is neither null nor closed (else throw_null or
+/// throw_closed, naming `object`).
+template <class State>
+State* live_state(const std::shared_ptr<State>& st, const char* what, const char* object,
+                  const char* maker = nullptr) {
+  if (!st) throw_null(what, object, maker);
+  if (st->closed) throw_closed(what, object);
+  return st.get();
+}
 }  // namespace detail
 #endif
 

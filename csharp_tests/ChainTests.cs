@@ -1,8 +1,3 @@
-using System;
-using System.Collections.Generic;
-using System.Linq;
-using Xunit;
-
 namespace Oompi.Tests
 {
     /// <summary>A chain type whose node takes one byte (the 10^6-node lists).</summary>

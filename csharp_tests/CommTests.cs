@@ -1,6 +1,3 @@
-using System;
-using Xunit;
-
 namespace Oompi.Tests
 {
     /// <summary>Communicators, groups, topologies and intercommunicators, with the bad inputs.</summary>

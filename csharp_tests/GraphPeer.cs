@@ -1,6 +1,3 @@
-using System;
-using System.Collections.Generic;
-using System.Linq;
 using static Oompi.Tests.PeerSupport;
 
 namespace Oompi.Tests

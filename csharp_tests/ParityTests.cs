@@ -1,7 +1,3 @@
-using System;
-using System.Linq;
-using Xunit;
-
 namespace Oompi.Tests
 {
     /// <summary>Binding parity with the C++ core (issue 15): group rank ranges, ReduceLocal,

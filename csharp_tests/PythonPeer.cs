@@ -1,5 +1,3 @@
-using System;
-using System.Linq;
 using System.Reflection;
 using static Oompi.Tests.PeerSupport;
 

@@ -1,7 +1,3 @@
-using System;
-using System.Linq;
-using Xunit;
-
 namespace Oompi.Tests
 {
     /// <summary>One-sided communication: every operation under fence, post-start-complete-wait,

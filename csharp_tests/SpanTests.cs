@@ -1,6 +1,3 @@
-using System;
-using Xunit;
-
 namespace Oompi.Tests
 {
     /// <summary>Span overloads of the blocking calls (pinned with fixed), and their bad inputs.</summary>

@@ -69,6 +69,28 @@ function(oompi_links_other_mpi out lib)
 endfunction()
 
 set(OOMPI_DEFAULT_RANKS 1 2 4 CACHE STRING "Rank counts every MPI test runs at")
+
+# A language's wrapper of oompi_add_mpi_test (oompi_cpp_test, oompi_java_test, ...) parses the
+# options it passes on with these keywords beside its own, and oompi_mpi_test_options() gives
+# them back as arguments:
+#   cmake_parse_arguments(PARSE_ARGV 1 arg "" "${OOMPI_MPI_TEST_ONE_VALUE}"
+#                         "CLASS;${OOMPI_MPI_TEST_MULTI_VALUE}")
+#   oompi_mpi_test_options(options arg)
+#   oompi_add_mpi_test(java.${area} COMMAND ... ${options})
+set(OOMPI_MPI_TEST_ONE_VALUE TIMEOUT WORKING_DIRECTORY RETRY_EXIT_CODE)
+set(OOMPI_MPI_TEST_MULTI_VALUE RANKS LABELS ENVIRONMENT PEER)
+
+# oompi_mpi_test_options(<out> <prefix>): <out> = the options of oompi_add_mpi_test that the
+# calling function's cmake_parse_arguments(<prefix> ...) found, each with its keyword.
+function(oompi_mpi_test_options out prefix)
+  set(options)
+  foreach(keyword IN LISTS OOMPI_MPI_TEST_ONE_VALUE OOMPI_MPI_TEST_MULTI_VALUE)
+    if(DEFINED ${prefix}_${keyword})
+      list(APPEND options ${keyword} ${${prefix}_${keyword}})
+    endif()
+  endforeach()
+  set(${out} ${options} PARENT_SCOPE)
+endfunction()
 set(OOMPI_TEST_TIMEOUT 120 CACHE STRING "Default per-test timeout in seconds")
 
 function(oompi_add_mpi_test name)

@@ -1,18 +1,10 @@
-using System;
 using System.Threading;
-using Xunit;
 
 namespace Oompi.Tests
 {
     /// <summary>The first slice of the C# binding, end to end, at any number of ranks.</summary>
-    public class BasicTests
+    public class BasicTests : WorldTests
     {
-        private readonly Comm world = Comm.World();
-        private int Rank => world.Rank;
-        private int Size => world.Size;
-        private int Next => (Rank + 1) % Size;
-        private int Prev => (Rank + Size - 1) % Size;
-
         [Fact]
         public void Environment()
         {

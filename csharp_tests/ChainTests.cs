@@ -1,8 +1,3 @@
-using System;
-using System.Collections.Generic;
-using System.Linq;
-using Xunit;
-
 namespace Oompi.Tests
 {
     /// <summary>A chain type whose node takes one byte (the 10^6-node lists).</summary>
@@ -50,13 +45,8 @@ namespace Oompi.Tests
     }
 
     /// <summary>Compact chains (wire revision 1.1, docs/wire-format.md 2.1): golden bytes, shapes, ranks, bad input.</summary>
-    public class ChainTests
+    public class ChainTests : WorldTests
     {
-        private readonly Comm world = Comm.World();
-        private int Rank => world.Rank;
-        private int Next => (Rank + 1) % world.Size;
-        private int Prev => (Rank + world.Size - 1) % world.Size;
-
         private static byte[] Header(uint n, uint close) =>
             BitConverter.GetBytes(0x80000000u).Concat(BitConverter.GetBytes(n)).Concat(BitConverter.GetBytes(close)).ToArray();
 

@@ -1,7 +1,5 @@
-using System;
-using System.Collections.Generic;
-using System.Linq;
 using System.Reflection;
+using static Oompi.Tests.PeerSupport;
 
 namespace Oompi.Tests
 {
@@ -52,28 +50,7 @@ namespace Oompi.Tests
                   $"{what}: Next is the last right operand");
         }
 
-        public static int Run()
-        {
-            using var env = new MpiEnvironment(ThreadLevel.Multiple);
-            var world = Comm.World();
-            try
-            {
-                Run(world);
-            }
-            catch (Exception e)
-            {
-                Console.Error.WriteLine($"coll_peer (C#, rank {world.Rank}): FAILED: {e}");
-                Console.Error.Flush();
-                MpiEnvironment.Abort(1);
-            }
-            if (world.Rank == world.Size - 1) Console.WriteLine("coll_peer (C#): ok");
-            return 0;
-        }
-
-        private static void Check(bool ok, string what)
-        {
-            if (!ok) throw new Exception(what);
-        }
+        public static int Run() => RunPeer("coll_peer", Run);
 
         private static void CheckGathered(ListNode[] all, int p, string what)
         {
@@ -87,23 +64,6 @@ namespace Oompi.Tests
                 }
             Check(k == all.Length, $"{what}: size {all.Length}");
             Check(!ReferenceEquals(all[0].Other, all[2].Other), $"{what}: slices share nothing");
-        }
-
-        private static void ExpectThrow<E>(string what, Action f) where E : Exception
-        {
-            try
-            {
-                f();
-            }
-            catch (E)
-            {
-                return;
-            }
-            catch (Exception e)
-            {
-                throw new Exception($"{what}: expected {typeof(E).Name}, got {e}");
-            }
-            throw new Exception($"{what}: did not throw");
         }
 
         private static void InStep(Comm world, int n)
@@ -258,6 +218,7 @@ namespace Oompi.Tests
             else if (me == last) ExpectThrow<SerializationException>("oreduce to L, the function throws on T", () => world.OReduce(Leaf(me), picky, last));
             else Check(world.OReduce(Leaf(me), picky, last) is null, "oreduce to L: null off the root");
             InStep(world, 15);
+            if (me == last) Console.WriteLine("coll_peer (C#): ok");
         }
     }
 }

@@ -1,15 +1,8 @@
-using System;
-using Xunit;
-
 namespace Oompi.Tests
 {
     /// <summary>Communicators, groups, topologies and intercommunicators, with the bad inputs.</summary>
-    public class CommTests
+    public class CommTests : WorldTests
     {
-        private readonly Comm world = Comm.World();
-        private int Rank => world.Rank;
-        private int Size => world.Size;
-
         [Fact]
         public void SplitOrdersByKey()
         {

@@ -1,17 +1,11 @@
-using System;
 using System.Threading;
-using Xunit;
 
 namespace Oompi.Tests
 {
     /// <summary>Dynamic processes from C#: a C# parent spawns C# children (this assembly run as
     /// <c>OompiTests.dll dynamic_child</c>, DynamicChild below).</summary>
-    public class DynamicTests
+    public class DynamicTests : WorldTests
     {
-        private readonly Comm world = Comm.World();
-        private int Rank => world.Rank;
-        private int Size => world.Size;
-
         // Open MPI 4.1 with Debian's external PMIx 4 sometimes never finishes starting a spawned
         // process (openpmix/openpmix#2735; raw C too): a spawn that has not returned after 40 s
         // aborts the job with exit code 75, on which CTest runs it again (RETRY_EXIT_CODE).

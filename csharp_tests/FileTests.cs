@@ -1,6 +1,4 @@
-using System;
 using System.IO;
-using Xunit;
 
 namespace Oompi.Tests
 {
@@ -11,12 +9,8 @@ namespace Oompi.Tests
     /// the end of each test rather than by <c>using</c> around assertions: closing is collective,
     /// and a rank leaving early by a failed assertion would wait there for the others.
     /// </summary>
-    public class FileTests
+    public class FileTests : WorldTests
     {
-        private readonly Comm world = Comm.World();
-        private int Rank => world.Rank;
-        private int Size => world.Size;
-
         private string PathFor(string test)
         {
             var pid = new long[] { Environment.ProcessId };  // rank 0's: one name for all ranks

@@ -1,6 +1,3 @@
-using System;
-using Xunit;
-
 namespace Oompi.Tests
 {
     public struct Sample
@@ -10,12 +7,8 @@ namespace Oompi.Tests
     }
 
     /// <summary>Generic collectives and nonblocking calls over arrays, spans and Memory of any unmanaged T.</summary>
-    public class GenericTests
+    public class GenericTests : WorldTests
     {
-        private readonly Comm world = Comm.World();
-        private int Rank => world.Rank;
-        private int Size => world.Size;
-
         [Fact]
         public void StructArraysThroughCollectives()
         {

@@ -1,6 +1,3 @@
-using System.Collections.Generic;
-using System.Linq;
-
 namespace Oompi.Tests
 {
     // The types of the golden files (tests/golden/README.md, tests/interop/golden_types.hpp).

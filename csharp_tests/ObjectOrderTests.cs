@@ -1,7 +1,4 @@
-using System;
-using System.Collections.Generic;
 using System.Threading;
-using Xunit;
 
 namespace Oompi.Tests
 {
@@ -13,12 +10,10 @@ namespace Oompi.Tests
     /// claiming every byte left, allocated with the square of its size: measured with the
     /// thread's allocated bytes). Each rank receives from its left neighbour.
     /// </summary>
-    public class ObjectOrderTests
+    public class ObjectOrderTests : WorldTests
     {
-        private readonly Comm world = Comm.World();
-        private int Rank => world.Rank;
-        private int To => (Rank + 1) % world.Size;
-        private int From => (Rank + world.Size - 1) % world.Size;
+        private int To => Next;
+        private int From => Prev;
         private readonly List<Request> sends = new List<Request>();
 
         private void Send(string text, int tag) => sends.Add(world.IOSend($"{tag}:{text}@{Rank}", To, tag));

@@ -1,18 +1,10 @@
-using System;
-using System.Linq;
-using Xunit;
-
 namespace Oompi.Tests
 {
     /// <summary>Binding parity with the C++ core (issue 15): group rank ranges, ReduceLocal,
     /// in-place v-collectives, IreduceScatter, neighbour v-collectives; info objects, attributes,
     /// alltoallw, graphs, Idup, datatype contents; with their bad inputs.</summary>
-    public class ParityTests
+    public class ParityTests : WorldTests
     {
-        private readonly Comm world = Comm.World();
-        private int Rank => world.Rank;
-        private int Size => world.Size;
-
         [Fact]
         public void GroupRanges()
         {

@@ -1,6 +1,5 @@
-using System;
-using System.Linq;
 using System.Reflection;
+using static Oompi.Tests.PeerSupport;
 
 namespace Oompi.Tests
 {
@@ -17,45 +16,13 @@ namespace Oompi.Tests
     /// </summary>
     public static class PythonPeer
     {
-        public static int Run()
-        {
-            using var env = new MpiEnvironment(ThreadLevel.Multiple);
-            var world = Comm.World();
-            try
-            {
-                Run(world);
-            }
-            catch (Exception e)
-            {
-                Console.Error.WriteLine($"python_peer (C#): FAILED: {e}");
-                Console.Error.Flush();
-                MpiEnvironment.Abort(1);
-            }
-            Console.WriteLine("python_peer (C#): ok");
-            return 0;
-        }
+        public static int Run() => RunPeer("python_peer", Run);
 
-        private static void Check(bool ok, string what)
-        {
-            if (!ok) throw new Exception(what);
-        }
-
+        // Prints what the C# rank refused, beside the Python ranks' output.
         private static void ExpectThrow<E>(string what, Action f) where E : Exception
         {
-            try
-            {
-                f();
-            }
-            catch (E e)
-            {
-                Console.WriteLine($"rank 0, {what}: {e.GetType().Name}: {e.Message}");
-                return;
-            }
-            catch (Exception e)
-            {
-                throw new Exception($"{what}: expected {typeof(E).Name}, got {e}");
-            }
-            throw new Exception($"{what}: did not throw");
+            var e = PeerSupport.ExpectThrow<E>(what, f);
+            Console.WriteLine($"rank 0, {what}: {e.GetType().Name}: {e.Message}");
         }
 
         // A typed obcast from 0 and one from L (python_tests/pickled_steps.py's in_step).
@@ -119,6 +86,7 @@ namespace Oompi.Tests
             ExpectThrow<SerializationException>("H. oallreduce, Python pickles",
                 () => world.OAllreduce(new string('h', 1 << 20), (x, y) => x + y));
             InStep(world, n++);
+            Console.WriteLine("python_peer (C#): ok");
         }
     }
 }

@@ -1,18 +1,11 @@
-using System;
-using System.Linq;
-using Xunit;
-
 namespace Oompi.Tests
 {
     /// <summary>One-sided communication: every operation under fence, post-start-complete-wait,
     /// lock and LockAll, arrays pinned until the synchronisation, and the bad input.</summary>
-    public class RmaTests
+    public class RmaTests : WorldTests
     {
-        private readonly Comm world = Comm.World();
-        private int Rank => world.Rank;
-        private int Size => world.Size;
-        private int Right => (Rank + 1) % Size;
-        private int Left => (Rank + Size - 1) % Size;
+        private int Right => Next;
+        private int Left => Prev;
 
         [Fact]
         public void CreatePutGetFence()

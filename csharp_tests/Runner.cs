@@ -1,7 +1,4 @@
-using System;
-using System.Linq;
 using System.Reflection;
-using Xunit;
 
 namespace Oompi.Tests
 {

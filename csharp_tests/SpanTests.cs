@@ -1,17 +1,8 @@
-using System;
-using Xunit;
-
 namespace Oompi.Tests
 {
     /// <summary>Span overloads of the blocking calls (pinned with fixed), and their bad inputs.</summary>
-    public class SpanTests
+    public class SpanTests : WorldTests
     {
-        private readonly Comm world = Comm.World();
-        private int Rank => world.Rank;
-        private int Size => world.Size;
-        private int Next => (Rank + 1) % Size;
-        private int Prev => (Rank + Size - 1) % Size;
-
         [Fact]
         public void RingWithSpansOfSeveralTypes()
         {

@@ -1,6 +1,3 @@
-using System;
-using Xunit;
-
 namespace Oompi.Tests
 {
     /// <summary>
@@ -12,16 +9,11 @@ namespace Oompi.Tests
     /// MPI_Init so that it does not (ReceiveProtection() "mpi"), or guards blocking receives
     /// ("guard"). Ring: at 1 rank each rank sends to itself, sends first.
     /// </summary>
-    public class TruncationTests
+    public class TruncationTests : WorldTests
     {
         private const double Sentinel = -7.0;
         private const int Offset = 4;
         private static readonly int[] Sizes = { 10, 1000, 100000 };
-        private readonly Comm world = Comm.World();
-        private int Rank => world.Rank;
-        private int Size => world.Size;
-        private int Next => (Rank + 1) % Size;
-        private int Prev => (Rank + Size - 1) % Size;
 
         private static double[] Message(int n)
         {
@@ -58,18 +50,26 @@ namespace Oompi.Tests
             Assert.Equal(Mpi.ErrTruncate, e.ErrorClass);
         }
 
+        /// <summary>Sends 2n doubles to Next with <paramref name="tag"/> while
+        /// <paramref name="receive"/> takes the message from Prev into a slice of n elements of a
+        /// fresh array of sentinels: ErrTruncate, and nothing outside the slice written.</summary>
+        private void TruncatedIntoSlice(int n, int tag, Action<double[]> receive)
+        {
+            double[] a = Sentinels(n);
+            using (Request s = world.Isend(MpiBuffer.Of(Message(n)), Next, tag))
+            {
+                ExpectTruncate(() => receive(a));
+                s.Wait();
+            }
+            CheckSlice(a, n);
+        }
+
         [Fact]
         public void RecvIntoASliceOfAnArray()
         {
             foreach (int n in Sizes)
             {
-                double[] a = Sentinels(n);
-                using (Request s = world.Isend(MpiBuffer.Of(Message(n)), Next, 1))
-                {
-                    ExpectTruncate(() => world.Recv(MpiBuffer.Of(a, Offset, n), Prev, 1));
-                    s.Wait();
-                }
-                CheckSlice(a, n);
+                TruncatedIntoSlice(n, 1, a => world.Recv(MpiBuffer.Of(a, Offset, n), Prev, 1));
             }
         }
 
@@ -78,20 +78,8 @@ namespace Oompi.Tests
         {
             foreach (int n in Sizes)
             {
-                double[] a = Sentinels(n);
-                using (Request s = world.Isend(MpiBuffer.Of(Message(n)), Next, 2))
-                {
-                    ExpectTruncate(() => world.Recv(a.AsSpan(Offset, n), Prev, 2));
-                    s.Wait();
-                }
-                CheckSlice(a, n);
-                double[] b = Sentinels(n);
-                using (Request s = world.Isend(MpiBuffer.Of(Message(n)), Next, 3))
-                {
-                    ExpectTruncate(() => world[Prev].Recv(b.AsSpan(Offset, n), 3));
-                    s.Wait();
-                }
-                CheckSlice(b, n);
+                TruncatedIntoSlice(n, 2, a => world.Recv(a.AsSpan(Offset, n), Prev, 2));
+                TruncatedIntoSlice(n, 3, b => world[Prev].Recv(b.AsSpan(Offset, n), 3));
             }
         }
 
@@ -162,6 +150,20 @@ namespace Oompi.Tests
             return a;
         }
 
+        /// <summary>Sends <paramref name="msg"/> to Next with <paramref name="tag"/> while
+        /// <paramref name="receive"/> takes it from Prev into the first byte of a landing array:
+        /// ErrTruncate, and not one byte after it written.</summary>
+        private void TruncatedIntoOneByte(byte[] msg, int tag, Action<byte[]> receive)
+        {
+            byte[] a = Landing(msg.Length);
+            using (Request s = world.Isend(MpiBuffer.Of(msg), Next, tag))
+            {
+                ExpectTruncate(() => receive(a));
+                s.Wait();
+            }
+            Assert.Equal(0, WrittenAfter(a));
+        }
+
         /// <summary>A too-large message (4 KiB, 64 KiB, 4 MiB) into a 1-byte receive:
         /// blocking (array slice and span), nonblocking, persistent, sendrecv; ErrTruncate and
         /// not one byte after the receive buffer written. Nonblocking and persistent receives
@@ -174,20 +176,8 @@ namespace Oompi.Tests
             {
                 var msg = new byte[bytes];
                 Array.Fill(msg, (byte)'m');
-                byte[] a = Landing(bytes);
-                using (Request s = world.Isend(MpiBuffer.Of(msg), Next, 21))
-                {
-                    ExpectTruncate(() => world.Recv(MpiBuffer.Of(a, 0, 1), Prev, 21));
-                    s.Wait();
-                }
-                Assert.Equal(0, WrittenAfter(a));
-                byte[] b = Landing(bytes);
-                using (Request s = world.Isend(MpiBuffer.Of(msg), Next, 22))
-                {
-                    ExpectTruncate(() => world.Recv(b.AsSpan(0, 1), Prev, 22));
-                    s.Wait();
-                }
-                Assert.Equal(0, WrittenAfter(b));
+                TruncatedIntoOneByte(msg, 21, a => world.Recv(MpiBuffer.Of(a, 0, 1), Prev, 21));
+                TruncatedIntoOneByte(msg, 22, b => world.Recv(b.AsSpan(0, 1), Prev, 22));
                 byte[] c = Landing(bytes);
                 ExpectTruncate(() => world.Sendrecv(MpiBuffer.Of(msg), Next, 23,
                                                     MpiBuffer.Of(c, 0, 1), Prev, 23));
@@ -235,22 +225,10 @@ namespace Oompi.Tests
                 CheckSlice(a, n);
                 if (MpiEnvironment.ReceiveProtection() == "mpi")
                 {
-                    double[] b = Sentinels(n);
-                    using (Request s = world.Isend(MpiBuffer.Of(Message(n)), Next, 8))
-                    {
-                        ExpectTruncate(() => world.Recv(MpiBuffer.Of(b, Offset, n), Prev, 8));
-                        s.Wait();
-                    }
-                    CheckSlice(b, n);
+                    TruncatedIntoSlice(n, 8, b => world.Recv(MpiBuffer.Of(b, Offset, n), Prev, 8));
                 }
                 MpiEnvironment.SetReceiveGuard(true);
-                double[] c = Sentinels(n);
-                using (Request s = world.Isend(MpiBuffer.Of(Message(n)), Next, 9))
-                {
-                    ExpectTruncate(() => world.Recv(MpiBuffer.Of(c, Offset, n), Prev, 9));
-                    s.Wait();
-                }
-                CheckSlice(c, n);
+                TruncatedIntoSlice(n, 9, c => world.Recv(MpiBuffer.Of(c, Offset, n), Prev, 9));
             }
             finally
             {

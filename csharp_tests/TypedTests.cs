@@ -1,6 +1,4 @@
-using System;
 using System.Runtime.InteropServices;
-using Xunit;
 
 namespace Oompi.Tests
 {
@@ -34,14 +32,8 @@ namespace Oompi.Tests
     }
 
     /// <summary>Explicit datatypes (MpiBuffer.WithType), MAXLOC pairs, and struct datatypes by reflection.</summary>
-    public class TypedTests
+    public class TypedTests : WorldTests
     {
-        private readonly Comm world = Comm.World();
-        private int Rank => world.Rank;
-        private int Size => world.Size;
-        private int Next => (Rank + 1) % Size;
-        private int Prev => (Rank + Size - 1) % Size;
-
         [Fact]
         public void VectorBlockOfAnArray()
         {

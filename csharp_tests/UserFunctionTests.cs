@@ -1,6 +1,3 @@
-using System;
-using Xunit;
-
 namespace Oompi.Tests
 {
     public struct Complex
@@ -9,12 +6,8 @@ namespace Oompi.Tests
     }
 
     /// <summary>User ops: typed spans, delegates, structs, raw bytes, order, and exceptions.</summary>
-    public class UserFunctionTests
+    public class UserFunctionTests : WorldTests
     {
-        private readonly Comm world = Comm.World();
-        private int Rank => world.Rank;
-        private int Size => world.Size;
-
         private sealed class SumDoubles : UserFunction<double>
         {
             protected override void Invoke(ReadOnlySpan<double> input, Span<double> inOut)

@@ -1,8 +1,3 @@
-using System;
-using System.Collections.Generic;
-using System.Linq;
-using Xunit;
-
 namespace Oompi.Tests
 {
     /// <summary>A tree through a list of children (nesting through a container).</summary>

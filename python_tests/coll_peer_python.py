@@ -12,7 +12,6 @@ Any mismatch aborts the job, so every rank's exit code says it.
 """
 import os
 import sys
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -20,6 +19,7 @@ import oompi  # noqa: E402
 import oompi.objects as objects  # noqa: E402
 import pickled_steps  # noqa: E402
 from golden_types import ListNode, Shape  # noqa: E402
+from peer_support import chain_to_head, check, expect_raise, in_step, run_peer  # noqa: E402
 
 NODE = oompi.Ref(ListNode)
 NODES = list[NODE]  # a rank's slice in oscatter / ogather / oallgather
@@ -33,21 +33,6 @@ class PickyError(RuntimeError):
     """The exception of the picky reduction function (steps 14 and 15)."""
 
 
-def check(ok, what):
-    if not ok:
-        raise AssertionError(what)
-
-
-def expect_raise(what, kind, f):
-    try:
-        f()
-    except kind:
-        return
-    except BaseException as e:
-        raise AssertionError("%s: expected %s, got %r" % (what, kind.__name__, e)) from e
-    raise AssertionError(what + ": did not raise")
-
-
 def check_gathered(got, p, what):
     k = 0
     for r in range(p):
@@ -58,14 +43,6 @@ def check_gathered(got, p, what):
             k += 1
     check(k == len(got), "%s: size %d" % (what, len(got)))
     check(got[0].other is not got[2].other, what + ": slices share nothing")
-
-
-def in_step(world, n):
-    x = world.obcast(None, 0, type=NODE)
-    check(x is not None and x.data == [1000 + n], "in step after %d (from 0)" % n)
-    last = world.size - 1
-    y = world.obcast(ListNode([2000 + n]) if world.rank == last else None, last, type=NODE)
-    check(y is not None and y.data == [2000 + n], "in step after %d (from L)" % n)
 
 
 def leaf(r):
@@ -99,14 +76,7 @@ def one_round(world):
           "obcast: sharing and cycle")
 
     # 2. obcast from L: a chain of 100
-    head = None
-    if me == last:
-        head = ListNode([0])
-        head.other = head
-        tail = head
-        for i in range(1, 100):
-            tail.next = ListNode([i], head)
-            tail = tail.next
+    head = chain_to_head(ListNode, 100) if me == last else None
     got = world.obcast(head, last, type=NODE)
     if me == last:
         check(got is head, "obcast at the root returns its object")
@@ -245,14 +215,4 @@ def run(world):
     pickled_steps.run(world, in_step, 16)
 
 
-with oompi.Environment() as env:
-    world = oompi.Comm.world()
-    try:
-        run(world)
-    except BaseException:
-        print("coll_peer (Python, rank %d): FAILED" % world.rank, file=sys.stderr)
-        traceback.print_exc()
-        sys.stderr.flush()
-        oompi.Environment.abort(1)
-    if world.rank == world.size - 1:
-        print("coll_peer (Python): ok")
+run_peer("coll_peer (Python)", run)

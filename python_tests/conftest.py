@@ -20,12 +20,25 @@ def _grace():
     return float(os.environ.get("OOMPI_TEST_GRACE", "10"))
 
 
+def ring(world):
+    """This rank's neighbours on a ring over `world`: (right, left), the rank it sends to and the
+    one it receives from; at one rank both are the rank itself."""
+    n, me = world.size, world.rank
+    return (me + 1) % n, (me - 1) % n
+
+
 def skip_if_self_across_threads(world):
     """At one rank a test whose threads message each other talks to itself; MPICH 4.0 (ch4:ucx)
     never delivers a message to oneself that another thread waits for (a C program with two
     threads hangs alike), though MPI_THREAD_MULTIPLE requires it: nothing to test there."""
     if world.size == 1 and oompi.Environment.library_version().startswith("MPICH"):
         pytest.skip("MPICH 4.0 does not deliver messages to oneself between threads")
+
+
+@pytest.fixture
+def world():
+    """The world communicator (every test file's; MPI is initialised in pytest_configure)."""
+    return oompi.Comm.world()
 
 
 def pytest_configure(config):

@@ -10,17 +10,12 @@ aborts the job, so the exit code of every rank says it.
 """
 import os
 import sys
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import oompi  # noqa: E402
 from golden_types import ChainNode, ListNode, Shape, golden_shape  # noqa: E402
-
-
-def check(ok, what):
-    if not ok:
-        raise AssertionError(what)
+from peer_support import chain_to_head, check, run_peer  # noqa: E402
 
 
 def main(world):
@@ -40,13 +35,7 @@ def main(world):
         n.data = [x * 10 for x in n.data]
     world.osend(a, 0, 4, type=node)
 
-    head = ListNode([0])
-    head.other = head
-    tail = head
-    for i in range(1, 1000):
-        tail.next = ListNode([i], head)
-        tail = tail.next
-    world.osend(head, 0, 5, type=node)
+    world.osend(chain_to_head(ListNode, 1000), 0, 5, type=node)
 
     # 300 nodes, data [i, -i], the last linking back to node 100 (tag 6)
     ring = [ChainNode([i, -i]) for i in range(300)]
@@ -65,11 +54,4 @@ def main(world):
     check(seen[300] is seen[7], "compact chain: the last node does not link back to node 7")
 
 
-with oompi.Environment() as env:
-    try:
-        main(oompi.Comm.world())
-    except BaseException:
-        traceback.print_exc()
-        sys.stderr.flush()
-        oompi.Environment.abort(1)
-print("graph_peer_python: ok")
+run_peer("graph_peer_python", main)

@@ -13,39 +13,22 @@ taking part in every message. Any mismatch aborts the job.
 """
 import os
 import sys
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import oompi  # noqa: E402
 import pickled_steps  # noqa: E402
 from golden_types import ListNode, Shape, golden_shape  # noqa: E402
+from peer_support import check, in_step, run_peer  # noqa: E402
+import peer_support  # noqa: E402
 
 NODE = oompi.Ref(ListNode)
 
 
-def check(ok, what):
-    if not ok:
-        raise AssertionError(what)
-
-
 def expect_raise(what, kind, f):
-    try:
-        f()
-    except kind as e:
-        print("rank %d, %s: %s: %s" % (oompi.Comm.world().rank, what, type(e).__name__, e))
-        return
-    except BaseException as e:
-        raise AssertionError("%s: expected %s, got %r" % (what, kind.__name__, e)) from e
-    raise AssertionError(what + ": did not raise")
-
-
-def in_step(world, n):
-    x = world.obcast(None, 0, type=NODE)
-    check(x is not None and x.data == [1000 + n], "in step after %d (from 0)" % n)
-    last = world.size - 1
-    y = world.obcast(ListNode([2000 + n]) if world.rank == last else None, last, type=NODE)
-    check(y.data == [2000 + n], "in step after %d (from L)" % n)
+    """peer_support.expect_raise, printing what was raised beside the Java rank's output."""
+    e = peer_support.expect_raise(what, kind, f)
+    print("rank %d, %s: %s: %s" % (oompi.Comm.world().rank, what, type(e).__name__, e))
 
 
 def contribution(r):
@@ -118,14 +101,4 @@ def run(world):
     pickled_steps.run(world, in_step, 10)
 
 
-with oompi.Environment() as env:
-    world = oompi.Comm.world()
-    try:
-        run(world)
-    except BaseException:
-        print("java_peer_python (rank %d): FAILED" % world.rank, file=sys.stderr)
-        traceback.print_exc()
-        sys.stderr.flush()
-        oompi.Environment.abort(1)
-    if world.rank == world.size - 1:
-        print("java_peer_python: ok")
+run_peer("java_peer_python", run)

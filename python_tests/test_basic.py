@@ -7,16 +7,7 @@ import numpy as np
 import pytest
 
 import oompi
-from conftest import skip_if_self_across_threads
-
-
-@pytest.fixture
-def world():
-    return oompi.Comm.world()
-
-
-def neighbours(world):
-    return (world.rank + 1) % world.size, (world.rank - 1) % world.size
+from conftest import ring, skip_if_self_across_threads
 
 
 def test_environment(world):
@@ -31,7 +22,7 @@ def test_environment(world):
 
 
 def test_ring_with_numpy(world):
-    nxt, prv = neighbours(world)
+    nxt, prv = ring(world)
     out = np.array([world.rank, world.rank + 0.5, -world.rank])
     got = np.zeros(3)
     st = world.sendrecv(out, nxt, 7, got, prv, 7)
@@ -44,7 +35,7 @@ def test_ring_with_numpy(world):
                                    np.int64, np.uint64, np.float32, np.float64, np.complex64,
                                    np.complex128, np.bool_])
 def test_every_numpy_type(world, dtype):
-    nxt, prv = neighbours(world)
+    nxt, prv = ring(world)
     out = (np.arange(5) + world.rank).astype(dtype)
     got = np.zeros(5, dtype=dtype)
     world.sendrecv(out, nxt, 8, got, prv, 8)
@@ -52,7 +43,7 @@ def test_every_numpy_type(world, dtype):
 
 
 def test_slices_bytearray_memoryview(world):
-    nxt, prv = neighbours(world)
+    nxt, prv = ring(world)
     # A contiguous slice of a 2-D array is used in place; the rest stays untouched.
     grid = np.full((3, 4), -1, dtype=np.int32)
     row = np.arange(4, dtype=np.int32) + 10 * world.rank
@@ -71,7 +62,7 @@ def test_slices_bytearray_memoryview(world):
 
 
 def test_nonblocking(world):
-    nxt, prv = neighbours(world)
+    nxt, prv = ring(world)
     out = np.array([world.rank, world.rank * 2], dtype=np.int64)
     got = np.zeros(2, dtype=np.int64)
     r = world.irecv(got, prv, 21)
@@ -85,7 +76,7 @@ def test_nonblocking(world):
 
 
 def test_nonblocking_keeps_the_buffer_alive(world):
-    nxt, prv = neighbours(world)
+    nxt, prv = ring(world)
     r = world.irecv(np.zeros(1000), prv, 22)  # the only reference is the request's
     s = world.isend(np.full(1000, float(world.rank)), nxt, 22)
     gc.collect()
@@ -95,7 +86,7 @@ def test_nonblocking_keeps_the_buffer_alive(world):
 
 
 def test_test_loop(world):
-    nxt, prv = neighbours(world)
+    nxt, prv = ring(world)
     got = np.zeros(1, dtype=np.int32)
     with world.irecv(got, prv, 23) as r:
         world.send(np.array([world.rank + 1000], dtype=np.int32), nxt, 23)
@@ -137,7 +128,7 @@ def test_probe(world):
 
 
 def test_bad_buffers(world):
-    nxt, prv = neighbours(world)
+    nxt, prv = ring(world)
     with pytest.raises(TypeError, match="buffer protocol"):
         world.send("not a buffer", nxt, 0)
     with pytest.raises(ValueError, match="read-only"):

@@ -9,11 +9,6 @@ import pytest
 import oompi
 
 
-@pytest.fixture
-def world():
-    return oompi.Comm.world()
-
-
 def closed(what, f):
     with pytest.raises(oompi.ClosedError, match=what):
         f()

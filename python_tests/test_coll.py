@@ -6,11 +6,6 @@ import pytest
 import oompi
 
 
-@pytest.fixture
-def world():
-    return oompi.Comm.world()
-
-
 def test_bcast_reduce_allreduce(world):
     n, me = world.size, world.rank
     a = np.arange(4.0) if me == 0 else np.zeros(4)

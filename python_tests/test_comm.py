@@ -5,11 +5,6 @@ import pytest
 import oompi
 
 
-@pytest.fixture
-def world():
-    return oompi.Comm.world()
-
-
 def test_split_and_compare(world):
     n, me = world.size, world.rank
     with world.split(me % 2, -me) as half:

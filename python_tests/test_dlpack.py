@@ -9,16 +9,7 @@ import numpy as np
 import pytest
 
 import oompi
-
-
-@pytest.fixture
-def world():
-    return oompi.Comm.world()
-
-
-def ring(world):
-    n, me = world.size, world.rank
-    return (me + 1) % n, (me - 1) % n
+from conftest import ring
 
 
 class DLPackOnly:

@@ -65,11 +65,6 @@ def finish_echo(world, children):
     assert children.is_null()
 
 
-@pytest.fixture
-def world():
-    return oompi.Comm.world()
-
-
 @pytest.fixture(autouse=True)
 def _can_spawn(world):
     if "MPICH" in oompi.Environment.library_version():

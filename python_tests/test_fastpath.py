@@ -9,11 +9,6 @@ import oompi
 from conftest import skip_if_self_across_threads
 
 
-@pytest.fixture
-def world():
-    return oompi.Comm.world()
-
-
 def test_keywords_and_status(world):
     me = world.rank
     out = np.arange(3, dtype=np.float64) + me

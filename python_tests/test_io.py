@@ -12,11 +12,6 @@ import oompi
 
 
 @pytest.fixture
-def world():
-    return oompi.Comm.world()
-
-
-@pytest.fixture
 def path(world, request):
     # One name for all ranks: rank 0's pid, unique to this run; removed afterwards.
     pid = np.array([os.getpid()], dtype=np.int64)

@@ -10,11 +10,6 @@ import pytest
 import oompi
 
 
-@pytest.fixture
-def world():
-    return oompi.Comm.world()
-
-
 class AbsMax(oompi.UserFunction):
     def apply(self, invec, inoutvec, datatype):
         np.maximum(np.abs(invec), np.abs(inoutvec), out=inoutvec)

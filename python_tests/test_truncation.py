@@ -11,20 +11,11 @@ import numpy as np
 import pytest
 
 import oompi
+from conftest import ring
 
 SENTINEL = -7.0
 OFFSET = 4
 SIZES = [10, 1000, 100000]
-
-
-@pytest.fixture
-def world():
-    return oompi.Comm.world()
-
-
-def ring(world):
-    n, me = world.size, world.rank
-    return (me + 1) % n, (me - 1) % n
 
 
 def message(n):
@@ -49,20 +40,25 @@ def expect_truncate(f):
     assert info.value.error_class == oompi.ERR_TRUNCATE
 
 
-@pytest.mark.parametrize("n", SIZES)
-def test_recv_into_a_slice(world, n):
+def truncated_into_slice(world, n, tag, receive):
+    """Sends 2n doubles to the right with `tag` while receive(a) takes the message from the left
+    into a slice of n elements of `a`, a fresh array of sentinels: ERR_TRUNCATE, and nothing
+    outside the slice written."""
     right, left = ring(world)
     a = sentinels(n)
-    s = world.isend(message(n), right, 1)
-    expect_truncate(lambda: world.recv(a[OFFSET:OFFSET + n], left, 1))
+    s = world.isend(message(n), right, tag)
+    expect_truncate(lambda: receive(a))
     s.wait()
     check_slice(a, n)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_recv_into_a_slice(world, n):
+    _, left = ring(world)
+    truncated_into_slice(world, n, 1, lambda a: world.recv(a[OFFSET:OFFSET + n], left, 1))
     # A memoryview slice too.
-    a = sentinels(n)
-    s = world.isend(message(n), right, 2)
-    expect_truncate(lambda: world.recv(memoryview(a)[OFFSET:OFFSET + n], left, 2))
-    s.wait()
-    check_slice(a, n)
+    truncated_into_slice(world, n, 2,
+                         lambda a: world.recv(memoryview(a)[OFFSET:OFFSET + n], left, 2))
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -173,16 +169,8 @@ def test_receive_guard_switch(world):
         s.wait()
         check_slice(a, n)
         if oompi.Environment.receive_protection() == "mpi":
-            a = sentinels(n)
-            s = world.isend(message(n), right, 7)
-            expect_truncate(lambda: world.recv(a[OFFSET:OFFSET + n], left, 7))
-            s.wait()
-            check_slice(a, n)
+            truncated_into_slice(world, n, 7, lambda a: world.recv(a[OFFSET:OFFSET + n], left, 7))
         oompi.Environment.set_receive_guard(True)
-        a = sentinels(n)
-        s = world.isend(message(n), right, 8)
-        expect_truncate(lambda: world.recv(a[OFFSET:OFFSET + n], left, 8))
-        s.wait()
-        check_slice(a, n)
+        truncated_into_slice(world, n, 8, lambda a: world.recv(a[OFFSET:OFFSET + n], left, 8))
     finally:
         oompi.Environment.set_receive_guard(was_on)

@@ -154,9 +154,7 @@ TEST_CASE("fetch_and_op sums floating-point values") {
 
 TEST_CASE("allocate: accumulate and get_accumulate with fence") {
   auto world = oompi::communicator::world();
-  const auto [r, n, right, left] = ring_of(world);
-  (void)right;
-  (void)left;
+  [[maybe_unused]] const auto [r, n, right, left] = ring_of(world);
   auto win = oompi::window::allocate<double>(world, 4);
   CHECK(win.flavor() == oompi::window_flavor::allocate);
   CHECK(win.disp_unit() == static_cast<int>(sizeof(double)));
@@ -209,9 +207,7 @@ TEST_CASE("allocate: accumulate and get_accumulate with fence") {
 
 TEST_CASE("lock: fetch_and_op as a counter, compare_and_swap as a lock word") {
   auto world = oompi::communicator::world();
-  const auto [r, n, right, left] = ring_of(world);
-  (void)right;
-  (void)left;
+  [[maybe_unused]] const auto [r, n, right, left] = ring_of(world);
   std::vector<long> cell(2, 0);
   auto win = oompi::window::create(world, cell);
   world.barrier();
@@ -298,7 +294,7 @@ TEST_CASE("lock_all: rput, rget, raccumulate, rget_accumulate and flushes") {
 
 TEST_CASE("explicit targets in the request forms, flush_local, epochs ended by unwinding") {
   auto world = oompi::communicator::world();
-  const auto [r, n, right, left] = ring_of(world);
+  [[maybe_unused]] const auto [r, n, right, left] = ring_of(world);
   auto win = oompi::window::allocate<int>(world, 8, oompi::info{{"accumulate_ordering", "none"}});
   CHECK((win.model() == oompi::window_model::unified ||
          win.model() == oompi::window_model::separate));
@@ -341,7 +337,6 @@ TEST_CASE("explicit targets in the request forms, flush_local, epochs ended by u
   CHECK(again.active());
   CHECK(again.rank() == right);
   again.unlock();
-  (void)n;
   world.barrier();
 }
 
@@ -381,8 +376,7 @@ TEST_CASE("post-start-complete-wait with groups") {
 TEST_CASE("allocate_shared: load and store through shared_query") {
   auto world = oompi::communicator::world();
   auto node = world.split_type(oompi::comm_type::shared);
-  const auto [r, n, right, left] = ring_of(node);
-  (void)left;
+  [[maybe_unused]] const auto [r, n, right, left] = ring_of(node);
   auto win = oompi::window::allocate_shared<int>(node, 3);
   CHECK(win.flavor() == oompi::window_flavor::shared);
   auto mine = win.data<int>();
@@ -439,8 +433,7 @@ TEST_CASE("create_dynamic: attach, put at the target's address, detach") {
 
 TEST_CASE("struct and derived datatypes as origin and target types") {
   auto world = oompi::communicator::world();
-  const auto [r, n, right, left] = ring_of(world);
-  (void)n;
+  [[maybe_unused]] const auto [r, n, right, left] = ring_of(world);
 
   std::vector<particle> ps(3, particle{0, 0, 0, -1});
   auto win = oompi::window::create(world, ps);
@@ -482,9 +475,7 @@ TEST_CASE("struct and derived datatypes as origin and target types") {
 
 TEST_CASE("bad input is refused before MPI sees it") {
   auto world = oompi::communicator::world();
-  const auto [r, n, right, left] = ring_of(world);
-  (void)r;
-  (void)left;
+  [[maybe_unused]] const auto [r, n, right, left] = ring_of(world);
   std::vector<int> local(4, 0);
   auto win = oompi::window::create(world, local);
   std::vector<int> two(2), five(5);
@@ -556,8 +547,7 @@ TEST_CASE("bad input is refused before MPI sees it") {
 
 TEST_CASE("a window of bytes through the untyped interface") {
   auto world = oompi::communicator::world();
-  const auto [r, n, right, left] = ring_of(world);
-  (void)n;
+  [[maybe_unused]] const auto [r, n, right, left] = ring_of(world);
   std::vector<unsigned char> bytes(16, 0);
   auto win = oompi::window::create(world, bytes.data(), 16, 1);  // byte displacements
   const double v = 1.5 + r;

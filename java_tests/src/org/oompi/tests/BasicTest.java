@@ -15,7 +15,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.oompi.Buffers;
 import org.oompi.Comm;
 import org.oompi.Datatype;
@@ -27,15 +26,8 @@ import org.oompi.Request;
 import org.oompi.Status;
 
 /** The first slice of the Java binding, end to end, at any number of ranks. */
-@ExtendWith(MpiExtension.class)
 @TestMethodOrder(MethodOrderer.MethodName.class)
-class BasicTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
-  private final int next = (rank + 1) % size;
-  private final int prev = (rank + size - 1) % size;
-
+class BasicTest extends WorldTest {
   @Test
   void environment() {
     assertTrue(Environment.initialized());

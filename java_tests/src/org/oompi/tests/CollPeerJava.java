@@ -1,11 +1,13 @@
 package org.oompi.tests;
 
+import static org.oompi.tests.PeerSupport.check;
+import static org.oompi.tests.PeerSupport.expectThrow;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BinaryOperator;
 import org.oompi.Comm;
-import org.oompi.Environment;
 import org.oompi.SerializationException;
 import org.oompi.tests.GoldenTypes.ListNode;
 import org.oompi.tests.GoldenTypes.Shape;
@@ -29,10 +31,6 @@ public final class CollPeerJava {
     }
   }
 
-  static void check(boolean ok, String what) {
-    if (!ok) throw new AssertionError(what);
-  }
-
   static void checkGathered(List<ListNode> all, int p, String what) {
     int k = 0;
     for (int r = 0; r < p; r++)
@@ -43,16 +41,6 @@ public final class CollPeerJava {
       }
     check(k == all.size(), what + ": size " + all.size());
     check(all.get(0).other != all.get(2).other, what + ": slices share nothing");
-  }
-
-  static void expectThrow(String what, Class<? extends Throwable> type, Runnable f) {
-    try {
-      f.run();
-    } catch (Throwable t) {
-      if (type.isInstance(t)) return;
-      throw new AssertionError(what + ": expected " + type.getSimpleName() + ", got " + t, t);
-    }
-    throw new AssertionError(what + ": did not throw");
   }
 
   static void inStep(Comm world, int n) {
@@ -263,17 +251,6 @@ public final class CollPeerJava {
   }
 
   public static void main(String[] args) {
-    try (Environment env = new Environment()) {
-      Comm world = Comm.world();
-      try {
-        run(world);
-      } catch (Throwable t) {
-        System.err.println("coll_peer (Java, rank " + world.getRank() + "): FAILED");
-        t.printStackTrace();
-        System.err.flush();
-        Environment.abort(1);
-      }
-      if (world.getRank() == world.getSize() - 1) System.out.println("coll_peer (Java): ok");
-    }
+    PeerSupport.runPeer("coll_peer (Java)", CollPeerJava::run);
   }
 }

@@ -7,20 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.oompi.Buffers;
-import org.oompi.Comm;
 import org.oompi.MPIException;
 import org.oompi.Op;
 import org.oompi.Request;
 
 /** Buffer collectives from Java: rooted, v forms, in place, nonblocking; the bad inputs. */
-@ExtendWith(MpiExtension.class)
-class CollectivesTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
-
+class CollectivesTest extends WorldTest {
   @Test
   void bcastReduceScan() {
     long[] a = rank == size - 1 ? new long[] {5, 6, 7} : new long[3];

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.oompi.CartComm;
 import org.oompi.CartShift;
 import org.oompi.Comm;
@@ -19,12 +18,7 @@ import org.oompi.Op;
 import org.oompi.TopologyKind;
 
 /** Communicators, groups, topologies and intercommunicators, with the bad inputs. */
-@ExtendWith(MpiExtension.class)
-class CommTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
-
+class CommTest extends WorldTest {
   @Test
   void splitOrdersByKey() {
     try (Comm half = world.split(rank % 2, -rank)) {

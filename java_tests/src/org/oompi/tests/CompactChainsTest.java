@@ -15,8 +15,6 @@ import java.util.Arrays;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.oompi.Comm;
 import org.oompi.SerializationException;
 import org.oompi.Transportable;
 import org.oompi.Wire;
@@ -26,14 +24,8 @@ import org.oompi.tests.GoldenTypes.Point;
 import org.oompi.tests.GoldenTypes.Shape;
 
 /** Compact chains (wire v1.1, docs/wire-format.md 2.1): golden bytes, every shape, bad input. */
-@ExtendWith(MpiExtension.class)
 @TestMethodOrder(MethodOrderer.MethodName.class)
-class CompactChainsTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
-  private final int next = (rank + 1) % size, prev = (rank + size - 1) % size;
-
+class CompactChainsTest extends WorldTest {
   /** Every leaf kind in a chain type. */
   static final class Leaves {
     @Transportable byte b = -1;

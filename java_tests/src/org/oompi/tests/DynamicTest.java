@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.oompi.Comm;
 import org.oompi.Environment;
 import org.oompi.Info;
@@ -21,12 +20,7 @@ import org.oompi.StringVector;
 import org.oompi.StringVectorVector;
 
 /** Dynamic processes from Java: a Java parent spawns Java children (DynamicChildJava). */
-@ExtendWith(MpiExtension.class)
-class DynamicTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
-
+class DynamicTest extends WorldTest {
   // Open MPI 4.1 with Debian's external PMIx 4 sometimes never finishes starting a spawned
   // process (openpmix/openpmix#2735; raw C too): a spawn that has not returned after 40 s aborts
   // the job with exit code 75, on which CTest runs it again (RETRY_EXIT_CODE).

@@ -11,9 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.oompi.Buffers;
-import org.oompi.Comm;
 import org.oompi.Datatype;
 import org.oompi.File;
 import org.oompi.MPI;
@@ -31,11 +29,7 @@ import org.oompi.InfoVector;
  * try-with-resources around assertions: closing is collective, and a rank leaving early by a
  * failed assertion would wait there for the others.
  */
-@ExtendWith(MpiExtension.class)
-class FileTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
+class FileTest extends WorldTest {
   private String path;
 
   @BeforeEach

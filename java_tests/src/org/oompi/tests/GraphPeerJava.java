@@ -1,8 +1,9 @@
 package org.oompi.tests;
 
+import static org.oompi.tests.PeerSupport.check;
+
 import java.util.Arrays;
 import org.oompi.Comm;
-import org.oompi.Environment;
 import org.oompi.tests.GoldenTypes.ChainNode;
 import org.oompi.tests.GoldenTypes.ListNode;
 import org.oompi.tests.GoldenTypes.Shape;
@@ -20,10 +21,6 @@ import org.oompi.tests.GoldenTypes.Shape;
  */
 public final class GraphPeerJava {
   private GraphPeerJava() {}
-
-  static void check(boolean ok, String what) {
-    if (!ok) throw new AssertionError(what);
-  }
 
   static void run(Comm world) {
     check(world.getSize() == 2 && world.getRank() == 1, "run as rank 1 of 2, after graph_peer");
@@ -75,15 +72,6 @@ public final class GraphPeerJava {
   }
 
   public static void main(String[] args) {
-    try (Environment env = new Environment()) {
-      try {
-        run(Comm.world());
-      } catch (Throwable t) {
-        t.printStackTrace();
-        System.err.flush();
-        Environment.abort(1);
-      }
-    }
-    System.out.println("graph_peer_java: ok");
+    PeerSupport.runPeer("graph_peer_java", GraphPeerJava::run);
   }
 }

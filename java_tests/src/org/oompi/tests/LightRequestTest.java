@@ -12,7 +12,6 @@ import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.oompi.Buffers;
 import org.oompi.Comm;
 import org.oompi.MPI;
@@ -26,11 +25,7 @@ import org.oompi.Status;
  * cancel, test loops, request sets mixing them with native ones, closed ones. Messages go to
  * this rank itself (any rank count).
  */
-@ExtendWith(MpiExtension.class)
-class LightRequestTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-
+class LightRequestTest extends WorldTest {
   private static IntBuffer ints(int... values) {
     IntBuffer b = Buffers.newIntBuffer(values.length);
     b.put(values).flip();

@@ -15,8 +15,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.oompi.Comm;
 import org.oompi.MPI;
 import org.oompi.ObjectRequest;
 import org.oompi.Request;
@@ -32,13 +30,9 @@ import org.oompi.Wire;
  * left, allocated with the square of its size: measured with the thread's allocated bytes).
  * Each rank receives from its left neighbour and sends to its right one.
  */
-@ExtendWith(MpiExtension.class)
 @TestMethodOrder(MethodOrderer.MethodName.class)
-class ObjectOrderTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
-  private final int to = (rank + 1) % size, from = (rank + size - 1) % size;
+class ObjectOrderTest extends WorldTest {
+  private final int to = next, from = prev;
   private final List<Request> sends = new ArrayList<>();
 
   public static final class Nest {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.DoubleBuffer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,12 +32,7 @@ import org.oompi.TopologyKind;
  * v-collectives, ireduceScatter, neighbour v-collectives; info objects, attributes, alltoallw,
  * graphs, idup, datatype contents, nonblocking calls on arrays; with their bad inputs.
  */
-@ExtendWith(MpiExtension.class)
-class ParityTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
-
+class ParityTest extends WorldTest {
   @Test
   void groupRanges() {
     try (Group g = world.getGroup(); Group evens = g.rangeIncl(new int[] {0, size - 1, 2});

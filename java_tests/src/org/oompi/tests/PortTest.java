@@ -12,18 +12,13 @@ import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.oompi.Buffers;
 import org.oompi.Comm;
 import org.oompi.MPIException;
 import org.oompi.Port;
 
 /** world.port(r).send/recv: direct buffers and arrays (fast paths), other types, bad inputs. */
-@ExtendWith(MpiExtension.class)
-class PortTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
+class PortTest extends WorldTest {
   private final Port next = world.port((rank + 1) % size);
   private final Port prev = world.port((rank + size - 1) % size);
 

@@ -1,11 +1,12 @@
 package org.oompi.tests;
 
+import static org.oompi.tests.PeerSupport.check;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BinaryOperator;
 import org.oompi.Comm;
-import org.oompi.Environment;
 import org.oompi.SerializationException;
 import org.oompi.tests.GoldenTypes.ListNode;
 import org.oompi.tests.GoldenTypes.Shape;
@@ -21,21 +22,9 @@ import org.oompi.tests.GoldenTypes.Shape;
 public final class PythonPeerJava {
   private PythonPeerJava() {}
 
-  static void check(boolean ok, String what) {
-    if (!ok) throw new AssertionError(what);
-  }
-
+  /** PeerSupport.expectThrow, printing what was thrown beside the Python ranks' output. */
   static void expectThrow(String what, Class<? extends Throwable> type, Runnable f) {
-    try {
-      f.run();
-    } catch (Throwable t) {
-      if (type.isInstance(t)) {
-        System.out.println("rank 0, " + what + ": " + t);
-        return;
-      }
-      throw new AssertionError(what + ": expected " + type.getSimpleName() + ", got " + t, t);
-    }
-    throw new AssertionError(what + ": did not throw");
+    System.out.println("rank 0, " + what + ": " + PeerSupport.expectThrow(what, type, f));
   }
 
   static void inStep(Comm world, int n) {
@@ -174,17 +163,9 @@ public final class PythonPeerJava {
   }
 
   public static void main(String[] args) {
-    try (Environment env = new Environment()) {
-      Comm world = Comm.world();
-      try {
-        run(world);
-      } catch (Throwable t) {
-        System.err.println("python_peer (Java): FAILED");
-        t.printStackTrace();
-        System.err.flush();
-        Environment.abort(1);
-      }
-      System.out.println("python_peer (Java): ok");
-    }
+    PeerSupport.runPeer("python_peer (Java)", world -> {
+      run(world);
+      System.out.println("python_peer (Java): ok");  // rank 0, the only Java rank
+    });
   }
 }

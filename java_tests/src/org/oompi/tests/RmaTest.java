@@ -13,7 +13,6 @@ import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.oompi.Buffers;
 import org.oompi.Comm;
 import org.oompi.Epoch;
@@ -29,13 +28,9 @@ import org.oompi.Window;
 /** One-sided communication: every operation under fence, post-start-complete-wait, lock and
  *  lockAll, origins from direct buffers and from arrays (copied, held until the
  *  synchronisation), results in direct buffers, and the bad input. */
-@ExtendWith(MpiExtension.class)
-class RmaTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
-  private final int right = (rank + 1) % size;
-  private final int left = (rank + size - 1) % size;
+class RmaTest extends WorldTest {
+  private final int right = next;
+  private final int left = prev;
 
   @Test
   void createPutGetFence() {

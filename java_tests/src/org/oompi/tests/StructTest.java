@@ -6,19 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.oompi.Buffers;
-import org.oompi.Comm;
 import org.oompi.Struct;
 
 /** Struct: C layout, the MPI struct datatype, records sent around the ring, bad uses refused. */
-@ExtendWith(MpiExtension.class)
-class StructTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
-  private final int next = (rank + 1) % size, prev = (rank + size - 1) % size;
-
+class StructTest extends WorldTest {
   static final class Complex extends Struct {
     final int real = addDouble(), imag = addDouble();
     @Override protected Data newData() { return new Data(); }

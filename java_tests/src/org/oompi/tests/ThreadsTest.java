@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.oompi.Buffers;
 import org.oompi.Comm;
 import org.oompi.Port;
@@ -27,8 +26,7 @@ import org.oompi.Transportable;
  * collector to run all the time (a JNI critical region held across a blocking receive deadlocks
  * it: the thread that needs the collection is the one that would send the awaited message).
  */
-@ExtendWith(MpiExtension.class)
-class ThreadsTest {
+class ThreadsTest extends WorldTest {
   static final int THREADS = 4;
   static final long STALL_S = 120;
 

@@ -8,11 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 import java.util.Arrays;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.function.Executable;
 import org.oompi.Buffers;
-import org.oompi.Comm;
 import org.oompi.Environment;
 import org.oompi.MPI;
 import org.oompi.MPIException;
@@ -28,16 +27,10 @@ import org.oompi.Request;
  * does not (Environment.receiveProtection(): "mpi"), or guards blocking receives ("guard").
  * Ring: at 1 rank to itself, sends first.
  */
-@ExtendWith(MpiExtension.class)
-class TruncationTest {
+class TruncationTest extends WorldTest {
   private static final double SENTINEL = -7.0;
   private static final int OFFSET = 4;
   private static final int[] SIZES = {10, 1000, 100000};
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
-  private final int next = (rank + 1) % size;
-  private final int prev = (rank + size - 1) % size;
 
   /** The message: 2n doubles, i + 0.5 at i (a direct buffer: isend needs one). */
   private static DoubleBuffer message(int n) {
@@ -92,36 +85,46 @@ class TruncationTest {
     assertEquals(MPI.ERR_TRUNCATE, x.getErrorClass(), x.getMessage());
   }
 
+  /**
+   * Sends 2n doubles to next with the tag while receive takes the message from prev into the
+   * slice [OFFSET, OFFSET + n) of a fresh direct buffer of sentinels (the slice is its argument):
+   * ERR_TRUNCATE, and nothing outside the slice written.
+   */
+  private void truncatedIntoSlice(int n, int tag, Consumer<DoubleBuffer> receive) {
+    DoubleBuffer b = directSentinels(n);
+    Request s = world.isend(message(n), next, tag);
+    expectTruncate(() -> receive.accept(slice(b, n)));
+    s.waitFor();
+    checkSlice(b, n);
+  }
+
+  /** The same into a fresh array of sentinels (the whole array is the argument). */
+  private void truncatedIntoArray(int n, int tag, Consumer<double[]> receive) {
+    double[] a = sentinels(n);
+    Request s = world.isend(message(n), next, tag);
+    expectTruncate(() -> receive.accept(a));
+    s.waitFor();
+    checkSlice(a, n);
+  }
+
   @Test
   void arraySliceWithStatus() {
     for (int n : SIZES) {
-      double[] a = sentinels(n);
-      Request s = world.isend(message(n), next, 1);
-      expectTruncate(() -> world.recv(a, OFFSET, n, prev, 1));
-      s.waitFor();
-      checkSlice(a, n);
+      truncatedIntoArray(n, 1, a -> world.recv(a, OFFSET, n, prev, 1));
     }
   }
 
   @Test
   void directSliceWithStatus() {
     for (int n : SIZES) {
-      DoubleBuffer b = directSentinels(n);
-      Request s = world.isend(message(n), next, 2);
-      expectTruncate(() -> world.recv(slice(b, n), prev, 2));
-      s.waitFor();
-      checkSlice(b, n);
+      truncatedIntoSlice(n, 2, into -> world.recv(into, prev, 2));
     }
   }
 
   @Test
   void portWithoutStatus() {
     for (int n : SIZES) {
-      DoubleBuffer b = directSentinels(n);
-      Request s = world.isend(message(n), next, 0);
-      expectTruncate(() -> world.port(prev).recv(slice(b, n)));
-      s.waitFor();
-      checkSlice(b, n);
+      truncatedIntoSlice(n, 0, into -> world.port(prev).recv(into));
     }
   }
 
@@ -265,19 +268,11 @@ class TruncationTest {
       s.waitFor();
       checkSlice(b, n);
       if (Environment.receiveProtection().equals("mpi")) {
-        DoubleBuffer c = directSentinels(n);
-        Request s2 = world.isend(message(n), next, 7);
-        expectTruncate(() -> world.recv(slice(c, n), prev, 7));
-        s2.waitFor();
-        checkSlice(c, n);
+        truncatedIntoSlice(n, 7, into -> world.recv(into, prev, 7));
       }
       Environment.setReceiveGuard(true);
       assertTrue(Environment.receiveGuard() || Environment.receiveProtection().equals("mpi"));
-      double[] a = sentinels(n);
-      s = world.isend(message(n), next, 8);
-      expectTruncate(() -> world.recv(a, OFFSET, n, prev, 8));
-      s.waitFor();
-      checkSlice(a, n);
+      truncatedIntoArray(n, 8, a -> world.recv(a, OFFSET, n, prev, 8));
     } finally {
       Environment.setReceiveGuard(wasOn);
     }

@@ -7,20 +7,13 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.oompi.Buffers;
-import org.oompi.Comm;
 import org.oompi.Datatype;
 import org.oompi.Op;
 import org.oompi.Request;
 
 /** Buffers.typed: derived and pair datatypes over arrays and direct buffers, bounds checked. */
-@ExtendWith(MpiExtension.class)
-class TypedBufferTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
-
+class TypedBufferTest extends WorldTest {
   @Test
   void vectorBlockOfAnArray() {
     // Seed 000, Fig. 8: the leading 3x3 block of a 5x5 matrix, broadcast from rank 0.

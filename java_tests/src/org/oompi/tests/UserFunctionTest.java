@@ -10,20 +10,13 @@ import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.oompi.Buffers;
-import org.oompi.Comm;
 import org.oompi.Datatype;
 import org.oompi.Op;
 import org.oompi.UserFunction;
 
 /** User-defined ops in both of seed 000's forms (Figs. 12-13), order, and exceptions. */
-@ExtendWith(MpiExtension.class)
-class UserFunctionTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
-
+class UserFunctionTest extends WorldTest {
   @Test
   void arrayFormSumsDoubles() {
     // Fig. 12: the function sees double[] copies, whatever the collective's buffers are.

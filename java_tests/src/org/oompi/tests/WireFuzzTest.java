@@ -16,8 +16,6 @@ import java.util.Random;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.oompi.Comm;
 import org.oompi.Op;
 import org.oompi.SerializationException;
 import org.oompi.Transportable;
@@ -31,13 +29,8 @@ import org.oompi.Wire;
  * never another Throwable (OutOfMemoryError, NegativeArraySizeException, ClassCastException,
  * ...); corrupt bytes from another rank make orecv throw and leave the communicator usable.
  */
-@ExtendWith(MpiExtension.class)
 @TestMethodOrder(MethodOrderer.MethodName.class)
-class WireFuzzTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
-
+class WireFuzzTest extends WorldTest {
   /** Mutated messages over all ranks (each rank decodes its share). */
   static final int MUTATIONS = 120_000;
   static final int DEEP = 100_000;

@@ -8,9 +8,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.oompi.Buffers;
-import org.oompi.Comm;
 import org.oompi.Datatype;
 import org.oompi.MPI;
 import org.oompi.Op;
@@ -22,13 +20,9 @@ import org.oompi.Status;
  * datatype through Buffers.typed), heap, read-only and closed segments refused. Compiled and
  * run only with a JDK >= 22 (java_tests/CMakeLists.txt); oompi.jar itself stays Java 17.
  */
-@ExtendWith(MpiExtension.class)
-class MemorySegmentTest {
-  private final Comm world = Comm.world();
-  private final int rank = world.getRank();
-  private final int size = world.getSize();
-  private final int right = (rank + 1) % size;
-  private final int left = (rank + size - 1) % size;
+class MemorySegmentTest extends WorldTest {
+  private final int right = next;
+  private final int left = prev;
 
   @Test
   void sendRecvBytesAndTyped() {

@@ -5,7 +5,7 @@ using Xunit;
 
 namespace MpiNetTests
 {
-    public class CollectiveTests
+    public partial class CollectiveTests
     {
         static Intracommunicator W => Communicator.world;
         static int P => W.Size;

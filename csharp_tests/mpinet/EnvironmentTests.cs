@@ -22,10 +22,17 @@ namespace MpiNetTests
         }
 
         [Fact]
-        public void SecondEnvironmentIsRefused()
+        public void NestedEnvironmentIsAccepted()
         {
+            // As MPI.NET (its test programs make one inside MPIDebug.Execute's): nothing changes.
+            // Not disposed here: that would finalise MPI (csharp.mpinet_api.environment checks it).
             var args = new string[0];
-            Assert.Throws<InvalidOperationException>(() => new MPI.Environment(ref args));
+            var nested = new MPI.Environment(ref args, Threading.Single);
+            Assert.True(MPI.Environment.Initialized);
+            Assert.False(MPI.Environment.Finalized);
+            Assert.Equal(Threading.Multiple, MPI.Environment.Threading);
+            Communicator.world.Barrier();
+            GC.KeepAlive(nested);
         }
 
         [Fact]

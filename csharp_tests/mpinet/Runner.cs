@@ -28,6 +28,7 @@ namespace MpiNetTests
                 return 0;
             }
             if (what == "spawn_child") return SpawnTests.Child(args[1..]);
+            if (what == "environment") return EnvironmentLifecycle.Main(args[1..]);
             if (what != "conformance")
             {
                 Console.Error.WriteLine($"MpiNetTests: unknown program {what}");

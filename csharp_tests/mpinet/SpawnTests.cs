@@ -33,8 +33,10 @@ namespace MpiNetTests
                 Console.Error.WriteLine("Spawn has not returned after 40 s: the MPI library's launcher hung (openpmix/openpmix#2735); aborting so that the job is run again");
                 MPI.Environment.Abort(75);
             }, null, TimeSpan.FromSeconds(40), Timeout.InfiniteTimeSpan);
-            string dll = typeof(Runner).Assembly.Location;
-            using var children = world.Spawn(System.Environment.ProcessPath, new[] { dll, "spawn_child" }, Children, 0);
+            // Named as MPI.NET's programs named a child on Windows (SpawnTest: its .exe, '\'
+            // between directories): started as `dotnet MpiNetTests.dll spawn_child`.
+            string exe = System.IO.Path.ChangeExtension(typeof(Runner).Assembly.Location, ".exe").Replace('/', '\\');
+            using var children = world.Spawn(exe, new[] { "spawn_child" }, Children, 0);
             watchdog.Change(Timeout.Infinite, Timeout.Infinite);
             Assert.Equal(Children, children.RemoteSize);
             Assert.Equal(world.Size, children.Size);

@@ -18,11 +18,16 @@ namespace MPI
 
     /// <summary>
     /// MPI.NET's environment: <c>using (new MPI.Environment(ref args)) { ... }</c> initialises MPI
-    /// (an <see cref="MpiEnvironment"/> underneath) and finalises it on Dispose. The static
-    /// members (<see cref="Time"/>, <see cref="ProcessorName"/>, ...) are oompi's.
+    /// (an <see cref="MpiEnvironment"/> underneath) and finalises it on Dispose. As in MPI.NET,
+    /// an Environment made while MPI is initialised does nothing (MPI.NET's test programs nest
+    /// one inside another), the Dispose of any of them finalises MPI (later ones do nothing),
+    /// and a new one after that throws <see cref="ObjectDisposedException"/> (MPI cannot start
+    /// again). The static members (<see cref="Time"/>, <see cref="ProcessorName"/>, ...) are oompi's.
     /// </summary>
     public class Environment : IDisposable
     {
+        // The MpiEnvironment that initialised MPI for namespace MPI (null when MPI was initialised
+        // by oompi's own MpiEnvironment: its owner finalises it).
         private static MpiEnvironment env;
         private static Threading provided;
         private static readonly int mainThread = System.Environment.CurrentManagedThreadId;
@@ -34,9 +39,8 @@ namespace MPI
         public Environment(ref string[] args, Threading threading)
         {
             if (Finalized)
-                throw new InvalidOperationException("MPI.Environment: MPI has been finalized; it cannot be initialised again in this process");
-            if (env is not null)
-                throw new InvalidOperationException("MPI.Environment: MPI is already initialised by another MPI.Environment");
+                throw new ObjectDisposedException(nameof(Environment), "MPI.Environment: MPI has been finalized; it cannot be initialised again in this process");
+            if (Initialized) return;  // nested, or MPI initialised by oompi's MpiEnvironment: as MPI.NET, nothing to do
             env = new MpiEnvironment((ThreadLevel)(int)threading);
             provided = (Threading)(int)env.Provided;
             mainThreadId = System.Environment.CurrentManagedThreadId;
@@ -44,14 +48,19 @@ namespace MPI
 
         private static int mainThreadId = mainThread;
 
-        /// <summary>Finalises MPI (once; later calls do nothing).</summary>
+        /// <summary>
+        /// Finalises MPI, as MPI.NET did from any Environment (later calls, and calls after MPI
+        /// was finalised, do nothing). MPI initialised by oompi's own <see cref="MpiEnvironment"/>
+        /// is left to it.
+        /// </summary>
         public void Dispose()
         {
+            GC.SuppressFinalize(this);
             var e = env;
             if (e is null) return;
+            env = null;
             Communicator.ForgetPredefined();
             e.Dispose();
-            GC.SuppressFinalize(this);
         }
 
         /// <summary>True once MPI has been initialised (by anyone).</summary>
@@ -81,21 +90,43 @@ namespace MPI
         /// <summary>The largest message tag (MPI_TAG_UB).</summary>
         public static int MaxTag => Comm.TagUb();
 
-        /// <summary>Initialises MPI, runs <paramref name="action"/> with the world communicator, finalises MPI.</summary>
-        public static void Run(ref string[] args, Action<Intracommunicator> action) => Run(ref args, Threading.Serialized, action);
-
-        /// <summary>As <see cref="Run(ref string[], Action{Intracommunicator})"/> with a thread level.</summary>
-        public static void Run(ref string[] args, Threading threading, Action<Intracommunicator> action)
+        /// <summary>
+        /// Initialises MPI, runs <paramref name="action"/> with the world communicator and, when
+        /// <paramref name="cleanupEnvironment"/>, finalises MPI; then an exception from the action
+        /// is printed and ends the job (MPI_Abort), as MPI.NET documents (a rank that left would
+        /// hang the others). Without cleanup, the exception reaches the caller and MPI stays up.
+        /// </summary>
+        public static void Run(Action<Intracommunicator> action, bool cleanupEnvironment = true)
         {
-            if (action is null) throw new ArgumentNullException(nameof(action));
-            using (new Environment(ref args, threading)) action(Communicator.world);
+            string[] args = null;
+            Run(ref args, action, cleanupEnvironment);
         }
 
-        /// <summary>Runs <paramref name="action"/> with the world communicator (no arguments for MPI).</summary>
-        public static void Run(Action<Intracommunicator> action)
+        /// <summary>As <see cref="Run(Action{Intracommunicator}, bool)"/>, with the program's arguments.</summary>
+        public static void Run(ref string[] args, Action<Intracommunicator> action, bool cleanupEnvironment = true) =>
+            Run(ref args, Threading.Serialized, action, cleanupEnvironment);
+
+        /// <summary>As <see cref="Run(Action{Intracommunicator}, bool)"/>, with arguments and a thread level.</summary>
+        public static void Run(ref string[] args, Threading threading, Action<Intracommunicator> action, bool cleanupEnvironment = true)
         {
-            var args = Array.Empty<string>();
-            Run(ref args, action);
+            if (action is null) throw new ArgumentNullException(nameof(action));
+            var e = new Environment(ref args, threading);
+            if (!cleanupEnvironment)
+            {
+                action(Communicator.world);
+                return;
+            }
+            try
+            {
+                action(Communicator.world);
+            }
+            catch (Exception ex)
+            {
+                Console.Error.WriteLine($"MPI.Environment.Run: {ex}");
+                Console.Error.Flush();
+                Abort(1);
+            }
+            e.Dispose();
         }
 
         /// <summary>Ends every process of the job (MPI_Abort on the world communicator).</summary>

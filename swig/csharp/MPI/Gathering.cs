@@ -82,7 +82,7 @@ namespace MPI
                     Objects<T[]>.Check();
                     var parts = Objects<T[]>.Gather(comm, inValues ?? Array.Empty<T>(), root, false);
                     if (!isRoot) return;
-                    string badRoot = CheckCounts(counts, "counts");
+                    string badRoot = CheckCounts(counts, Size, "counts");
                     for (int i = 0; badRoot is null && i < parts.Length; i++)
                         if (parts[i].Length != counts[i]) badRoot = $"MPI: GatherFlattened: process {i} sent {parts[i].Length} elements, counts[{i}] is {counts[i]}";
                     if (badRoot is not null) throw new ArgumentException(badRoot);
@@ -90,7 +90,7 @@ namespace MPI
                     return;
                 }
                 string bad = inValues is null ? "MPI: GatherFlattened: the array is null" : null;
-                if (bad is null && isRoot) bad = CheckCounts(counts, "counts");
+                if (bad is null && isRoot) bad = CheckCounts(counts, Size, "counts");
                 // Each process's own length against the root's count for it: the root scatters them.
                 var mine = new int[1];
                 if (isRoot && bad is null) comm.Scatter(counts, mine, root);
@@ -112,20 +112,6 @@ namespace MPI
             var c = new int[Size];
             Array.Fill(c, count);
             return c;
-        }
-
-        private static T[] Concat<T>(T[][] parts)
-        {
-            int n = 0;
-            foreach (var p in parts) n += p.Length;
-            var r = new T[n];
-            int at = 0;
-            foreach (var p in parts)
-            {
-                Array.Copy(p, 0, r, at, p.Length);
-                at += p.Length;
-            }
-            return r;
         }
 
         // --- Allgather -----------------------------------------------------------------------
@@ -169,7 +155,7 @@ namespace MPI
         {
             try
             {
-                string bad = inValues is null ? "MPI: AllgatherFlattened: the array is null" : CheckCounts(counts, "counts");
+                string bad = inValues is null ? "MPI: AllgatherFlattened: the array is null" : CheckCounts(counts, Size, "counts");
                 if (bad is null && counts[Rank] != inValues.Length)
                     bad = $"MPI: AllgatherFlattened: this process sends {inValues.Length} elements, counts[{Rank}] is {counts[Rank]}";
                 Agree(bad);
@@ -221,7 +207,7 @@ namespace MPI
             try
             {
                 bool isRoot = Rank == root;
-                string bad = CheckCounts(counts, "counts");
+                string bad = CheckCounts(counts, Size, "counts");
                 if (bad is null && isRoot && (inValues is null || inValues.Length < Sum(counts)))
                     bad = $"MPI: ScatterFromFlattened: the counts add up to {Sum(counts)}, the root's array has {inValues?.Length.ToString() ?? "null"}";
                 Agree(bad);
@@ -285,7 +271,7 @@ namespace MPI
         {
             try
             {
-                string bad = CheckCounts(sendCounts, "sendCounts") ?? CheckCounts(recvCounts, "recvCounts");
+                string bad = CheckCounts(sendCounts, Size, "sendCounts") ?? CheckCounts(recvCounts, Size, "recvCounts");
                 if (bad is null && (inValues is null || inValues.Length < Sum(sendCounts)))
                     bad = $"MPI: AlltoallFlattened: sendCounts add up to {Sum(sendCounts)}, the array has {inValues?.Length.ToString() ?? "null"}";
                 Agree(bad);

@@ -98,9 +98,9 @@ namespace MPI
                 if (pre is not null) return ops.AllreduceOne(comm, value, pre);
                 // A delegate: agreed on afterwards (Reduction), so that every process of both
                 // groups throws when it threw anywhere (a flag in the data would reach one group only).
-                T result = default;
-                Reduction(ops, op, o => result = ops.AllreduceOne(comm, value, o));
-                return result;
+                var a = new ReductionArgs<T> { Ops = ops, Value = value };
+                Reduction(op, ref a, ReductionCalls<T>.AllreduceOne);
+                return a.Result;
             }
             catch (MpiException e) { throw Translate(e); }
         }
@@ -134,7 +134,8 @@ namespace MPI
                 }
                 int n = inValues.Length;
                 var recv = outValues is not null && outValues.Length == n ? outValues : new T[n];
-                Reduction(ops, op, o => ops.Allreduce(comm, inValues, recv, o));
+                var a = new ReductionArgs<T> { Ops = ops, Send = inValues, Recv = recv };
+                Reduction(op, ref a, ReductionCalls<T>.Allreduce);
                 if (outValues is not null && outValues.Length > n) Array.Copy(recv, outValues, n);
                 else outValues = recv;
             }
@@ -251,7 +252,8 @@ namespace MPI
                 else
                 {
                     all = new T[inValues.Length];
-                    Reduction(ops, op, o => ops.Allreduce(comm, inValues, all, o));
+                    var a = new ReductionArgs<T> { Ops = ops, Send = inValues, Recv = all };
+                    Reduction(op, ref a, ReductionCalls<T>.Allreduce);
                 }
                 int mine = counts[Rank];
                 var r = outValues is not null && outValues.Length == mine ? outValues : new T[mine];

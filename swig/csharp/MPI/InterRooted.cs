@@ -34,92 +34,6 @@ namespace MPI
             return InterRole.Leaf;
         }
 
-        /// <summary>
-        /// Every process of both groups learns whether any refused its arguments (two exchanges:
-        /// an Allreduce on an intercommunicator combines the other group's values only).
-        /// </summary>
-        private void Agree(string error)
-        {
-            int mine = error is null ? 0 : 1;
-            var send = new[] { mine };
-            var got = new int[1];
-            comm.Allreduce(send, got, Oompi.Op.Max);  // the remote group's flags
-            send[0] = mine | got[0];
-            comm.Allreduce(send, got, Oompi.Op.Max);  // the remote group's view of this group's, and its own
-            if (error is not null) throw new ArgumentException(error);
-            if (got[0] != 0) throw new ArgumentException("MPI: the collective's arguments were refused on another process");
-        }
-
-        /// <summary>Runs a reduction with MPI's own op for <paramref name="op"/>, or a user op agreed on afterwards.</summary>
-        private void Reduction<T>(ValueOps<T> ops, ReductionOperation<T> op, Action<Oompi.Op> run)
-        {
-            var pre = Predefined.For(op);
-            if (pre is not null)
-            {
-                run(pre);
-                return;
-            }
-            Exception thrown = null;
-            var user = ops.UserOp(op);  // cached per delegate: not disposed here
-            try { run(user); }
-            catch (UserFunctionException e) { thrown = e.InnerException ?? e; }
-            int mine = thrown is null ? 0 : 1;
-            var send = new[] { mine };
-            var got = new int[1];
-            comm.Allreduce(send, got, Oompi.Op.Max);
-            send[0] = mine | got[0];
-            comm.Allreduce(send, got, Oompi.Op.Max);
-            if (thrown is not null) ExceptionDispatchInfo.Throw(thrown);
-            if (got[0] != 0) throw new MPIException("MPI: the reduction operation threw on another process");
-        }
-
-        private static T[] Fit<T>(T[] array, int n) => array is not null && array.Length >= n ? array : new T[n];
-
-        private static int Sum(int[] counts)
-        {
-            long s = 0;
-            foreach (var c in counts) s += c;
-            return checked((int)s);
-        }
-
-        private static int[] Displacements(int[] counts)
-        {
-            var d = new int[counts.Length];
-            for (int i = 1; i < d.Length; i++) d[i] = d[i - 1] + counts[i - 1];
-            return d;
-        }
-
-        private static string CheckCounts(int[] counts, int n, string name, string whose)
-        {
-            if (counts is null) return $"MPI: {name} is null";
-            if (counts.Length != n) return $"MPI: {name} has {counts.Length} entries for the {n} processes of the {whose} group";
-            foreach (var c in counts) if (c < 0) return $"MPI: {name} holds a negative count ({c})";
-            return null;
-        }
-
-        private static T[] Concat<T>(T[][] parts)
-        {
-            int n = 0;
-            foreach (var p in parts) n += p.Length;
-            var r = new T[n];
-            int at = 0;
-            foreach (var p in parts)
-            {
-                Array.Copy(p, 0, r, at, p.Length);
-                at += p.Length;
-            }
-            return r;
-        }
-
-        private static ReductionOperation<T[]> Elementwise<T>(ReductionOperation<T> op) => (a, b) =>
-        {
-            if (a is null || b is null || a.Length != b.Length)
-                throw new ArgumentException($"MPI: arrays of different lengths ({a?.Length}, {b?.Length}) in an elementwise reduction");
-            var r = new T[a.Length];
-            for (int i = 0; i < r.Length; i++) r[i] = op(a[i], b[i]);
-            return r;
-        };
-
         private static T Fold<T>(T[] all, ReductionOperation<T> op)
         {
             if (all.Length == 0) return default;
@@ -432,10 +346,9 @@ namespace MPI
                     var all = InterObjects<T>.Gather(comm, value, role, root, RemoteSize);
                     return role == InterRole.Root ? Fold(all, op) : default;
                 }
-                var send = new[] { value };
-                var recv = new T[role == InterRole.Root ? 1 : 0];
-                Reduction(ops, op, o => ops.Reduce(comm, send, recv, o, root));
-                return role == InterRole.Root ? recv[0] : default;
+                var a = new ReductionArgs<T> { Ops = ops, Value = value, Root = root };
+                Reduction(op, ref a, ReductionCalls<T>.ReduceOne);
+                return role == InterRole.Root ? a.Result : default;
             }
             catch (MpiException e) { throw Translate(e); }
         }
@@ -483,7 +396,8 @@ namespace MPI
                 bool isRoot = role == InterRole.Root;
                 var send = role == InterRole.Leaf ? inValues : new T[isRoot ? n[0] : 0];
                 var recv = isRoot ? (outValues is not null && outValues.Length == n[0] ? outValues : new T[n[0]]) : Array.Empty<T>();
-                Reduction(ops, op, o => ops.Reduce(comm, send, recv, o, root));
+                var a = new ReductionArgs<T> { Ops = ops, Send = send, Recv = recv, Root = root };
+                Reduction(op, ref a, ReductionCalls<T>.Reduce);
                 if (!isRoot) return;
                 if (outValues is not null && outValues.Length > recv.Length) Array.Copy(recv, outValues, recv.Length);
                 else outValues = recv;

@@ -11,6 +11,8 @@ namespace MPI
     {
         internal Intercommunicator(Comm comm) : base(comm) { }
 
+        private protected override bool TwoGroups => true;
+
         /// <summary>
         /// The root argument of a rooted collective at the root itself (MPI_ROOT). MPI.NET had a
         /// const; MPI's value differs between Open MPI and MPICH, hence static readonly here.

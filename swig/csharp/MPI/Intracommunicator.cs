@@ -25,15 +25,40 @@ namespace MPI
         /// Starts <paramref name="maxprocs"/> processes running <paramref name="command"/> with
         /// <paramref name="argv"/> (collective; read at <paramref name="root"/>): the
         /// intercommunicator to them. A program the root cannot start: ArgumentException everywhere.
+        /// A .NET program named as MPI.NET's programs on Windows named it (its .exe, '\' between
+        /// directories) or by its .dll is started as <c>dotnet program.dll argv...</c>.
         /// </summary>
         public Intercommunicator Spawn(string command, string[] argv, int maxprocs, int root)
         {
             try
             {
-                using var args = new StringVector(argv ?? Array.Empty<string>());
+                (command, argv) = DotnetCommand(command, argv ?? Array.Empty<string>());
+                using var args = new StringVector(argv);
                 return new Intercommunicator(comm.Spawn(command, args, maxprocs, root));
             }
             catch (MpiException e) { throw Translate(e); }
+        }
+
+        // MPI.NET ran on .NET Framework, where a program is an .exe that Windows starts; on .NET
+        // it is an assembly that the dotnet host runs (the .exe does not exist). A command naming
+        // an existing .dll, or an .exe that does not exist beside a .dll that does, becomes
+        // `dotnet <full path of the .dll> argv...`; off Windows '\' in it separates directories.
+        private static (string, string[]) DotnetCommand(string command, string[] argv)
+        {
+            if (string.IsNullOrEmpty(command)) return (command, argv);
+            string path = System.IO.Path.DirectorySeparatorChar == '\\' ? command : command.Replace('\\', '/');
+            string dll = null;
+            if (path.EndsWith(".dll", StringComparison.OrdinalIgnoreCase) && System.IO.File.Exists(path)) dll = path;
+            else if (path.EndsWith(".exe", StringComparison.OrdinalIgnoreCase) && !System.IO.File.Exists(path)
+                     && System.IO.File.Exists(System.IO.Path.ChangeExtension(path, ".dll")))
+                dll = System.IO.Path.ChangeExtension(path, ".dll");
+            if (dll is null) return (command, argv);
+            string host = System.Environment.ProcessPath;
+            if (host is null || System.IO.Path.GetFileNameWithoutExtension(host) != "dotnet") host = "dotnet";  // an apphost
+            var all = new string[argv.Length + 1];
+            all[0] = System.IO.Path.GetFullPath(dll);
+            argv.CopyTo(all, 1);
+            return (host, all);
         }
 
         /// <summary>An intracommunicator made by other code, by its C handle (see <see cref="Communicator.Adopt(IntPtr)"/>).</summary>
@@ -44,66 +69,6 @@ namespace MPI
 
         // --- helpers -------------------------------------------------------------------------
 
-        private void Agree(string error)
-        {
-            var flag = new[] { error is null ? 0 : 1 };
-            var any = new int[1];
-            comm.Allreduce(flag, any, Oompi.Op.Max);
-            if (error is not null) throw new ArgumentException(error);
-            if (any[0] != 0) throw new ArgumentException("MPI: the collective's arguments were refused on another process");
-        }
-
-        private void Reduction<T>(ValueOps<T> ops, ReductionOperation<T> op, Action<Oompi.Op> run)
-        {
-            var pre = Predefined.For(op);
-            if (pre is not null)
-            {
-                run(pre);
-                return;
-            }
-            Exception thrown = null;
-            var user = ops.UserOp(op);  // cached per delegate: not disposed here
-            try { run(user); }
-            catch (UserFunctionException e) { thrown = e.InnerException ?? e; }
-            var flag = new[] { thrown is null ? 0 : 1 };
-            var any = new int[1];
-            comm.Allreduce(flag, any, Oompi.Op.Max);
-            if (thrown is not null) ExceptionDispatchInfo.Throw(thrown);
-            if (any[0] != 0) throw new MPIException("MPI: the reduction operation threw on another process");
-        }
-
-        private static ReductionOperation<T[]> Elementwise<T>(ReductionOperation<T> op) => (a, b) =>
-        {
-            if (a is null || b is null || a.Length != b.Length)
-                throw new ArgumentException($"MPI: arrays of different lengths ({a?.Length}, {b?.Length}) in an elementwise reduction");
-            var r = new T[a.Length];
-            for (int i = 0; i < r.Length; i++) r[i] = op(a[i], b[i]);
-            return r;
-        };
-
-        private static T[] Fit<T>(T[] array, int n) => array is not null && array.Length >= n ? array : new T[n];
-
-        private static int Sum(int[] counts)
-        {
-            long s = 0;
-            foreach (var c in counts) s += c;
-            return (int)s;
-        }
-
-        private static int[] Displacements(int[] counts)
-        {
-            var d = new int[counts.Length];
-            for (int i = 1; i < d.Length; i++) d[i] = d[i - 1] + counts[i - 1];
-            return d;
-        }
-
-        private string CheckCounts(int[] counts, string name)
-        {
-            if (counts is null) return $"MPI: {name} is null";
-            if (counts.Length != Size) return $"MPI: {name} has {counts.Length} entries for {Size} processes";
-            foreach (var c in counts) if (c < 0) return $"MPI: {name} holds a negative count ({c})";
-            return null;
-        }
 
         // --- Broadcast -----------------------------------------------------------------------
 
@@ -170,10 +135,21 @@ namespace MPI
             {
                 var ops = ValueOps<T>.For;
                 if (ops is null) return Objects<T>.Reduce(comm, value, op, root, false);
-                var send = new[] { value };
-                var recv = new T[1];
-                Reduction(ops, op, o => ops.Reduce(comm, send, recv, o, root));
-                return Rank == root ? recv[0] : default;
+                var pre = Predefined.For(op);
+                if (pre is not null)
+                {
+                    T r = ops.ReduceOne(comm, value, pre, root);
+                    return Rank == root ? r : default;
+                }
+                // A delegate: one Allreduce carrying the failure flag in the data (as Allreduce
+                // does) tells every process whether it threw, where a Reduce would need a second
+                // collective to agree; MPI's Reduce would refuse a root out of range, so this does.
+                if ((uint)root >= (uint)Size)
+                    throw new ArgumentOutOfRangeException(nameof(root), root, $"MPI: Reduce: root {root} is not a process of this communicator (size {Size})");
+                T result = ops.AllreduceOneChecked(comm, value, op, out bool failed, out Exception thrown);
+                if (thrown is not null) ExceptionDispatchInfo.Throw(thrown);
+                if (failed) throw new MPIException("MPI: the reduction operation threw on another process");
+                return Rank == root ? result : default;
             }
             catch (MpiException e) { throw Translate(e); }
         }
@@ -203,7 +179,8 @@ namespace MPI
                 bool isRoot = Rank == root;
                 var recv = isRoot ? Fit(outValues, inValues.Length) : Array.Empty<T>();
                 var into = isRoot && recv.Length != inValues.Length ? new T[inValues.Length] : recv;
-                Reduction(ops, op, o => ops.Reduce(comm, inValues, into, o, root));
+                var a = new ReductionArgs<T> { Ops = ops, Send = inValues, Recv = into, Root = root };
+                Reduction(op, ref a, ReductionCalls<T>.Reduce);
                 if (!isRoot) return;
                 if (!ReferenceEquals(into, recv)) Array.Copy(into, recv, into.Length);
                 outValues = recv;
@@ -254,7 +231,11 @@ namespace MPI
                 var recv = outValues is not null && outValues.Length == n ? outValues : new T[n];
                 var pre = Predefined.For(op);
                 if (pre is not null) ops.Allreduce(comm, inValues, recv, pre);  // the common case, straight
-                else AllreduceWithDelegate(ops, op, inValues, recv);
+                else
+                {
+                    var a = new ReductionArgs<T> { Ops = ops, Send = inValues, Recv = recv };
+                    Reduction(op, ref a, ReductionCalls<T>.Allreduce);
+                }
                 if (outValues is not null && outValues.Length > n)
                 {
                     Array.Copy(recv, outValues, n);
@@ -264,11 +245,6 @@ namespace MPI
             }
             catch (MpiException e) { throw Translate(e); }
         }
-
-        // A method of its own: the closure it makes would otherwise be allocated on every call of
-        // the caller, also when MPI's own op runs (C# makes a closure where its captures begin).
-        private void AllreduceWithDelegate<T>(ValueOps<T> ops, ReductionOperation<T> op, T[] inValues, T[] recv) =>
-            Reduction(ops, op, o => ops.Allreduce(comm, inValues, recv, o));
 
         // --- Scan, ExclusiveScan -------------------------------------------------------------
 
@@ -307,11 +283,9 @@ namespace MPI
             {
                 var ops = ValueOps<T>.For;
                 if (ops is null) return FoldPrefix(Objects<T>.Gather(comm, value, 0, true), op, exclusive);
-                var send = new[] { value };
-                var recv = new T[1];
-                if (exclusive) Reduction(ops, op, o => ops.ExclusiveScan(comm, send, recv, o));
-                else Reduction(ops, op, o => ops.Scan(comm, send, recv, o));
-                return exclusive && Rank == 0 ? default : recv[0];
+                var a = new ReductionArgs<T> { Ops = ops, Value = value };
+                Reduction(op, ref a, exclusive ? ReductionCalls<T>.ExclusiveScanOne : ReductionCalls<T>.ScanOne);
+                return exclusive && Rank == 0 ? default : a.Result;
             }
             catch (MpiException e) { throw Translate(e); }
         }
@@ -330,8 +304,8 @@ namespace MPI
                     return;
                 }
                 var recv = new T[inValues.Length];
-                if (exclusive) Reduction(ops, op, o => ops.ExclusiveScan(comm, inValues, recv, o));
-                else Reduction(ops, op, o => ops.Scan(comm, inValues, recv, o));
+                var a = new ReductionArgs<T> { Ops = ops, Send = inValues, Recv = recv };
+                Reduction(op, ref a, exclusive ? ReductionCalls<T>.ExclusiveScan : ReductionCalls<T>.Scan);
                 outValues = exclusive && Rank == 0 ? null : recv;  // MPI.NET: process 0 receives a null array
             }
             catch (MpiException e) { throw Translate(e); }
@@ -363,7 +337,7 @@ namespace MPI
             if (op is null) throw new ArgumentNullException(nameof(op));
             try
             {
-                string bad = inValues is null ? "MPI: ReduceScatter: the array is null" : CheckCounts(counts, "counts");
+                string bad = inValues is null ? "MPI: ReduceScatter: the array is null" : CheckCounts(counts, Size, "counts");
                 if (bad is null && Sum(counts) != inValues.Length)
                     bad = $"MPI: ReduceScatter: the counts add up to {Sum(counts)}, the array has {inValues.Length} elements";
                 Agree(bad);
@@ -377,7 +351,8 @@ namespace MPI
                     return;
                 }
                 var recv = new T[mine];
-                Reduction(ops, op, o => ops.ReduceScatter(comm, inValues, recv, counts, o));
+                var a = new ReductionArgs<T> { Ops = ops, Send = inValues, Recv = recv, Counts = counts };
+                Reduction(op, ref a, ReductionCalls<T>.ReduceScatter);
                 outValues = recv;
             }
             catch (MpiException e) { throw Translate(e); }

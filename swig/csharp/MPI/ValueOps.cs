@@ -44,6 +44,9 @@ namespace MPI
         /// <paramref name="thrown"/> is the exception where it was thrown here.
         /// </summary>
         internal abstract T AllreduceOneChecked(Comm c, T value, ReductionOperation<T> op, out bool failed, out Exception thrown);
+        /// <summary>One value's reduce and scans, with no arrays (the result at the root; elsewhere undefined).</summary>
+        internal abstract T ReduceOne(Comm c, T value, Op op, int root);
+        internal abstract T ScanOne(Comm c, T value, Op op, bool exclusive);
         internal abstract void Scan(Comm c, T[] send, T[] recv, Op op);
         internal abstract void ExclusiveScan(Comm c, T[] send, T[] recv, Op op);
         internal abstract void ReduceScatter(Comm c, T[] send, T[] recv, int[] counts, Op op);
@@ -92,6 +95,20 @@ namespace MPI
         {
             U result = default;
             c.Allreduce(MemoryMarshal.CreateReadOnlySpan(ref value, 1), MemoryMarshal.CreateSpan(ref result, 1), op);
+            return result;
+        }
+        internal override U ReduceOne(Comm c, U value, Op op, int root)
+        {
+            U result = default;
+            c.Reduce(MemoryMarshal.CreateReadOnlySpan(ref value, 1), MemoryMarshal.CreateSpan(ref result, 1), op, root);
+            return result;
+        }
+        internal override unsafe U ScanOne(Comm c, U value, Op op, bool exclusive)
+        {
+            U result = default;
+            var buf = MpiBuffer.Of(&result, 1);
+            if (exclusive) c.Exscan(MpiBuffer.Of(&value, 1), buf, op);
+            else c.Scan(MpiBuffer.Of(&value, 1), buf, op);
             return result;
         }
         internal override void Scan(Comm c, U[] send, U[] recv, Op op) => c.Scan(send, recv, op);
@@ -168,12 +185,13 @@ namespace MPI
             Span<U> result = stackalloc U[2];
             send[0] = value;
             send[1] = default;
-            opError = null;
+            // opError is null between calls (set only by a throwing op, cleared here): one
+            // thread-static read on the common path.
             try { c.Allreduce((ReadOnlySpan<U>)send, result, user); }
             finally
             {
                 thrown = opError;
-                opError = null;
+                if (thrown is not null) opError = null;
             }
             failed = Flagged(result[1]) || thrown is not null;
             return result[0];

@@ -124,7 +124,7 @@ public final class Win implements Freeable {
   /**
    * The predefined attributes: MPI.WIN_BASE (the local memory as a direct ByteBuffer in native
    * order; null for a dynamic window), MPI.WIN_SIZE (bytes, an Integer), MPI.WIN_DISP_UNIT (bytes,
-   * an Integer). Other keys: null (windows carry no user attributes in oompi).
+   * an Integer). Other keys: the user attribute (see setAttr), null when none is set.
    */
   public Object getAttr(int keyval) throws MPIException {
     org.oompi.Window x = live();
@@ -132,7 +132,7 @@ public final class Win implements Freeable {
       if (keyval == MPI.WIN_BASE) return dynamic ? null : x.memory().order(java.nio.ByteOrder.nativeOrder());
       if (keyval == MPI.WIN_SIZE) return dynamic ? 0 : (int) x.getSize();
       if (keyval == MPI.WIN_DISP_UNIT) return dispUnit;
-      return null;
+      return attrs.get(keyval);
     } catch (RuntimeException e) {
       throw Errors.of(e);
     }
@@ -234,7 +234,7 @@ public final class Win implements Freeable {
 
   /** MPI_Win_start: an access epoch to group. */
   public void start(Group group, int assertion) throws MPIException {
-    try { access = live().start(group.g, assertion); } catch (RuntimeException e) { throw Errors.of(e); }
+    try { access = live().start(group.live(), assertion); } catch (RuntimeException e) { throw Errors.of(e); }
   }
 
   /** MPI_Win_complete. */
@@ -245,7 +245,7 @@ public final class Win implements Freeable {
 
   /** MPI_Win_post: an exposure epoch to group. */
   public void post(Group group, int assertion) throws MPIException {
-    try { exposure = live().post(group.g, assertion); } catch (RuntimeException e) { throw Errors.of(e); }
+    try { exposure = live().post(group.live(), assertion); } catch (RuntimeException e) { throw Errors.of(e); }
   }
 
   /** MPI_Win_wait. */
@@ -322,4 +322,16 @@ public final class Win implements Freeable {
   }
 
   public boolean isNull() { return w == null || freed; }
+
+  // --- user attributes (MPI_Win_create_keyval ...): the values live on this object -------------
+  private static final Attributes.Keys KEYS = new Attributes.Keys();
+  private final Attributes attrs = new Attributes(KEYS);
+
+  public static int createKeyval() throws MPIException { return KEYS.create(); }
+
+  public static void freeKeyval(int keyval) throws MPIException { KEYS.free(keyval); }
+
+  public void setAttr(int keyval, Object value) throws MPIException { live(); attrs.set(keyval, value); }
+
+  public void deleteAttr(int keyval) throws MPIException { live(); attrs.delete(keyval); }
 }

@@ -25,8 +25,18 @@ final class RawArrays {
     return bb.clear();
   }
 
-  /** bytesOf in reverse: bb's bytes into a's elements from index off. */
+  /**
+   * bytesOf in reverse: bb's bytes into a's elements from index off, when bb is such a copy (a
+   * buffer of another size, e.g. the empty one of a non-root rank, leaves a alone).
+   */
   static void copyBack(ByteBuffer bb, Object a, int off) {
+    int size;
+    try {
+      size = elementSize(a);
+    } catch (MPIException e) {
+      return;
+    }
+    if (bb.capacity() != (long) (java.lang.reflect.Array.getLength(a) - off) * size) return;
     ByteBuffer src = bb.duplicate().clear().order(ByteOrder.nativeOrder());
     int n = java.lang.reflect.Array.getLength(a) - off;
     if (a instanceof byte[]) src.get((byte[]) a, off, n);

@@ -70,16 +70,18 @@ public final class Status {
   public void setElementsX(Datatype type, Count count) throws MPIException {
     if (count == null || count.getCount() < 0)
       throw new MPIException(MPI.ERR_COUNT, "setElements: count must be >= 0");
-    long size = type.bytes();
-    long perType;
+    long size = type.bytes(), unit = 0;
     try {
-      perType = size == 0 ? 0 : Bufs.type(type).elementsIn(size);
+      long perType = size == 0 ? 0 : Bufs.type(type).elementsIn(size);
+      long u = perType > 0 && size % perType == 0 ? size / perType : 0;
+      // every basic element is u bytes: u bytes hold one whole element, u - 1 none (0 or UNDEFINED)
+      if (u > 0 && Bufs.type(type).elementsIn(u) == 1 && Bufs.type(type).elementsIn(u - 1) <= 0) unit = u;
     } catch (RuntimeException e) {
       throw Errors.of(e);
     }
-    if (perType <= 0 || size % perType != 0)
+    if (unit == 0)
       throw new MPIException(MPI.ERR_TYPE, "setElements: the type's elements are not all one size");
-    bytesSet = count.getCount() * (size / perType);
+    bytesSet = count.getCount() * unit;
   }
 
   /** MPI_Get_elements_x. */

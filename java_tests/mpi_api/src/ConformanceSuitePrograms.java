@@ -15,6 +15,22 @@ final class ConformanceSuitePrograms {
     environment();
     attributes(world, me, dir);
     freedGroup(world);
+    noProcMessage(world);
+  }
+
+  /** pt2pt/Improbe, MprobeMpich: MPI_Imrecv of MPI_MESSAGE_NO_PROC completes at once, PROC_NULL status. */
+  static void noProcMessage(Intracomm world) throws Exception {
+    Message msg = new Message();
+    Status s = msg.imProbe(MPI.PROC_NULL, 3, world);
+    check(s != null && msg.isNoProc() && s.getSource() == MPI.PROC_NULL, "imProbe of PROC_NULL");
+    IntBuffer b = MPI.newIntBuffer(1);
+    b.put(0, 5);
+    Request r = msg.imRecv(b, 1, MPI.INT);
+    check(!r.isNull(), "the NO_PROC receive is a request");
+    Status t = r.testStatus();
+    check(t != null && t.getSource() == MPI.PROC_NULL && t.getTag() == MPI.ANY_TAG
+        && t.getCount(MPI.INT) == 0 && b.get(0) == 5, "it completes at once with the PROC_NULL status");
+    check(r.isNull(), "and is then null");
   }
 
   /**

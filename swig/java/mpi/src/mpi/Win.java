@@ -212,6 +212,16 @@ public final class Win implements Freeable {
     catch (RuntimeException e) { throw Errors.of(e); }
   }
 
+  /** MPI_Rget_accumulate: getAccumulate as a request (ompi-java-test onesided/CReqops). */
+  public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr,
+                                int resultCount, Datatype resultType, int targetRank, int targetDisp,
+                                int targetCount, Datatype targetType, Op op) throws MPIException {
+    same(orgCount, orgType, targetCount, targetType);
+    Object o = Bufs.async(origin, orgCount, orgType), r = Bufs.async(resultAddr, resultCount, resultType);
+    try { return new Request(live().rgetAccumulate(o, r, targetRank, disp(targetDisp), op.on(orgType)), op); }
+    catch (RuntimeException e) { throw Errors.of(e); }
+  }
+
   public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank,
                          int targetDisp, Op op) throws MPIException {
     Object o = Bufs.async(origin, 1, dataType), r = Bufs.async(resultAddr, 1, dataType);

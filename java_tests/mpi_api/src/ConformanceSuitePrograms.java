@@ -16,6 +16,24 @@ final class ConformanceSuitePrograms {
     attributes(world, me, dir);
     freedGroup(world);
     noProcMessage(world);
+    testAllStatuses(world, me, n);
+  }
+
+  /** pt2pt/Testall: Request.testAllStatus gives each request's status (source, tag), not empty ones. */
+  static void testAllStatuses(Intracomm world, int me, int n) throws Exception {
+    int left = (me + n - 1) % n, right = (me + 1) % n;
+    IntBuffer in = MPI.newIntBuffer(1), out = MPI.newIntBuffer(1);
+    out.put(0, me);
+    Request[] reqs = {world.iRecv(in, 1, MPI.INT, left, 45), MPI.REQUEST_NULL, world.iSend(out, 1, MPI.INT, right, 45)};
+    Status[] st = null;
+    while (st == null) {
+      st = Request.testAllStatus(reqs);
+      if (st == null) check(!reqs[0].isNull() || !reqs[2].isNull(), "incomplete requests stay active");
+    }
+    check(st.length == 3 && st[0].getSource() == left && st[0].getTag() == 45 && in.get(0) == left
+        && st[0].getCount(MPI.INT) == 1, "testAllStatus: the receive's status");
+    check(reqs[0].isNull() && reqs[2].isNull(), "testAllStatus frees the completed requests");
+    check(Request.testAllStatus(new Request[0]) != null, "testAllStatus of no requests");
   }
 
   /** pt2pt/Improbe, MprobeMpich: MPI_Imrecv of MPI_MESSAGE_NO_PROC completes at once, PROC_NULL status. */

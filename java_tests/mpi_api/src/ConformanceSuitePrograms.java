@@ -140,6 +140,16 @@ final class ConformanceSuitePrograms {
     check(Integer.valueOf(me).equals(w.getAttr(wk)) && ((Integer) w.getAttr(MPI.WIN_SIZE)) == 8, "Win attributes beside WIN_SIZE");
     w.deleteAttr(wk);
     check(w.getAttr(wk) == null, "Win.deleteAttr");
+    // onesided/CFetchAndOp: MPI.NO_OP ignores the origin, an empty buffer stands for none
+    IntBuffer res = MPI.newIntBuffer(1);
+    w.lock(MPI.LOCK_EXCLUSIVE, me, 0);
+    mem.put(0, 70 + me);
+    w.fetchAndOp(MPI.newIntBuffer(0), res, MPI.INT, me, 0, MPI.NO_OP);
+    w.unlock(me);
+    check(res.get(0) == 70 + me && mem.get(0) == 70 + me, "fetchAndOp with NO_OP and an empty origin");
+    w.lock(MPI.LOCK_EXCLUSIVE, me, 0);
+    Conformance.fails(-1, "fetchAndOp SUM with an empty origin", () -> w.fetchAndOp(MPI.newIntBuffer(0), res, MPI.INT, me, 0, MPI.SUM));
+    w.unlock(me);
     Win.freeKeyval(wk);
     w.free();
     Conformance.fails(MPI.ERR_WIN, "setAttr on a freed window", () -> w.setAttr(wk, 1));

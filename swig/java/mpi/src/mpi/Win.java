@@ -224,6 +224,9 @@ public final class Win implements Freeable {
 
   public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank,
                          int targetDisp, Op op) throws MPIException {
+    // MPI.NO_OP ignores the origin (MPI-3 11.3.4): an empty buffer, as the suite's
+    // onesided/CFetchAndOp passes, stands for none.
+    if (op == MPI.NO_OP && origin != null && origin.capacity() == 0) origin = Bufs.directScratch(dataType, 1);
     Object o = Bufs.async(origin, 1, dataType), r = Bufs.async(resultAddr, 1, dataType);
     try { live().fetchAndOp(o, r, targetRank, disp(targetDisp), op.on(dataType)); }
     catch (RuntimeException e) { throw Errors.of(e); }

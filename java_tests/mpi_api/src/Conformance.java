@@ -96,7 +96,7 @@ public class Conformance {
     // bad inputs: nothing reaches MPI
     fails(MPI.ERR_COUNT, "count beyond the array", () -> world.send(new int[2], 3, MPI.INT, right, 0));
     fails(MPI.ERR_COUNT, "negative count", () -> world.send(new int[2], -1, MPI.INT, right, 0));
-    fails(MPI.ERR_TYPE, "double[] as MPI.INT", () -> world.send(new double[2], 2, MPI.INT, right, 0));
+    fails(MPI.ERR_TYPE, "boolean[] as MPI.INT", () -> world.send(new boolean[2], 2, MPI.INT, right, 0));
     fails(MPI.ERR_BUFFER, "null buffer", () -> world.send(null, 2, MPI.INT, right, 0));
     fails(MPI.ERR_BUFFER, "not a buffer", () -> world.send("text", 2, MPI.INT, right, 0));
     fails(MPI.ERR_RANK, "no such rank", () -> world.send(new int[1], 1, MPI.INT, n + 5, 0));
@@ -470,6 +470,7 @@ public class Conformance {
     ConformancePackMapWin.distGraphs(world, me, n);
     ConformancePackMapWin.windows(world, me, n);
     ConformancePackMapWin.fortranDarray(me, n);
+    ConformanceSuitePrograms.run(world, me, n, dir);
     int[] sum = {checks};
     world.allReduce(sum, 1, MPI.INT, MPI.SUM);
     if (me == 0) System.out.println("conformance: " + sum[0] + " checks passed on " + n + " ranks");

@@ -64,7 +64,7 @@ final class ConformancePackMapWin {
     Conformance.fails(MPI.ERR_ARG, "position after the end", () -> world.unpack(small, 9, ib, 0, MPI.INT));
     Conformance.fails(MPI.ERR_TRUNCATE, "unpack more than is packed", () -> world.unpack(small, 0, ib, 3, MPI.INT));
     Conformance.fails(MPI.ERR_BUFFER, "null packed buffer", () -> world.pack(ints, 1, MPI.INT, null, 0));
-    Conformance.fails(MPI.ERR_TYPE, "double[] packed as MPI.INT", () -> world.pack(dbl, 1, MPI.INT, packed, 0));
+    Conformance.fails(MPI.ERR_TYPE, "boolean[] packed as MPI.INT", () -> world.pack(new boolean[4], 1, MPI.INT, packed, 0));
     Conformance.fails(MPI.ERR_COUNT, "negative count", () -> world.pack(ints, -1, MPI.INT, packed, 0));
     Conformance.fails(MPI.ERR_COUNT, "packSize of a negative count", () -> world.packSize(-2, MPI.INT));
     Conformance.fails(MPI.ERR_BUFFER, "pack from a String", () -> world.pack("text", 1, MPI.INT, packed, 0));

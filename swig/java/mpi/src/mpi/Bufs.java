@@ -13,7 +13,8 @@ import org.oompi.Buffers;
  * buffer of the datatype's own element type holding exactly {@code count} elements goes to
  * oompi as-is (its fast paths); anything else as {@code Buffers.typed(buffer, count, type)},
  * which checks that the elements lie inside the memory. A heap buffer with an offset is copied
- * (oompi takes arrays whole): in for sends, in and back out for receives.
+ * (oompi takes arrays whole): in for sends, in and back out for receives; so is an array of
+ * another element type than the datatype's (its bytes, see RawArrays).
  */
 final class Bufs {
   private Bufs() {}
@@ -32,12 +33,15 @@ final class Bufs {
 
   /** After a receive into out()'s result: a copied heap slice goes back into its array. */
   static void back(Object buf, Object target) {
-    if (buf instanceof Buffer && target instanceof org.oompi.TypedBuffer) {
+    if (!(target instanceof org.oompi.TypedBuffer)) return;
+    Object copy = ((org.oompi.TypedBuffer) target).buffer();
+    if (buf instanceof Buffer) {
       Buffer b = (Buffer) buf;
-      if (!b.isDirect() && b.hasArray() && b.arrayOffset() != 0) {
-        Object copy = ((org.oompi.TypedBuffer) target).buffer();
-        System.arraycopy(copy, 0, b.array(), b.arrayOffset(), Array.getLength(copy));
-      }
+      if (b.isDirect() || !b.hasArray()) return;
+      if (copy instanceof ByteBuffer) RawArrays.copyBack((ByteBuffer) copy, b.array(), b.arrayOffset());
+      else if (b.arrayOffset() != 0) System.arraycopy(copy, 0, b.array(), b.arrayOffset(), Array.getLength(copy));
+    } else if (buf != null && buf.getClass().isArray() && copy instanceof ByteBuffer) {
+      RawArrays.copyBack((ByteBuffer) copy, buf, 0);  // an array of another type than the message's
     }
   }
 
@@ -86,8 +90,8 @@ final class Bufs {
       if (!b.hasArray())
         throw new MPIException(MPI.ERR_BUFFER, "a read-only heap buffer has no array to send from");
       Object a = b.array();
-      checkArray(a, t);
       int off = b.arrayOffset();
+      if (!checkArray(a, t)) return Buffers.typed(RawArrays.bytesOf(a, off), count, type(t));
       if (off == 0) return arrayOf(a, count, t);
       int n = Array.getLength(a) - off;
       Object copy = Array.newInstance(a.getClass().getComponentType(), n);
@@ -98,7 +102,7 @@ final class Bufs {
       if (count == 0) return nothing(t);  // recv(null, 0, MPI.BYTE, ...): an empty message
       throw new MPIException(MPI.ERR_BUFFER, "the buffer is null (count " + count + ")");
     }
-    checkArray(buf, t);
+    if (!checkArray(buf, t)) return Buffers.typed(RawArrays.bytesOf(buf, 0), count, type(t));
     return arrayOf(buf, count, t);
   }
 
@@ -108,14 +112,21 @@ final class Bufs {
     return Buffers.typed(a, count, type(t));
   }
 
-  private static void checkArray(Object a, Datatype t) throws MPIException {
+  /**
+   * True for an array of t's own element type. False for a primitive array of another (not
+   * boolean): a message of t in that array's memory, as C's MPI_Send(int_buf, n, MPI_BYTE, ...)
+   * and Open MPI's bindings read it (the blocking calls copy it, in native byte order).
+   */
+  private static boolean checkArray(Object a, Datatype t) throws MPIException {
     Class<?> c = a.getClass();
-    if (c == t.arrayClass()) return;
+    if (c == t.arrayClass()) return true;
     if (!c.isArray() || !c.getComponentType().isPrimitive())
       throw new MPIException(MPI.ERR_BUFFER, "a buffer is a primitive array or a java.nio buffer, not "
           + c.getName());
-    throw new MPIException(MPI.ERR_TYPE, "a " + c.getComponentType() + "[] cannot hold " + t
-        + " (its base type needs a " + t.arrayClass().getComponentType() + "[])");
+    if (c == boolean[].class || t.arrayClass() == boolean[].class)
+      throw new MPIException(MPI.ERR_TYPE, "a " + c.getComponentType() + "[] cannot hold " + t
+          + " (booleans have no memory layout to share: use a " + t.arrayClass().getComponentType() + "[])");
+    return false;
   }
 
   /** A new view of all of b (position 0, limit = capacity), byte order kept. */

@@ -260,14 +260,14 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
   public static void freeKeyval(int keyval) throws MPIException {
     org.oompi.Keyval k;
     synchronized (KEYVALS) { k = KEYVALS.remove(keyval); }
-    if (k == null) throw new MPIException(MPI.ERR_OTHER, "no keyval " + keyval);
+    if (k == null) throw Attributes.invalid(keyval);
     try { k.close(); } catch (RuntimeException e) { throw Errors.of(e); }
   }
 
   private static org.oompi.Keyval keyval(int keyval) throws MPIException {
     synchronized (KEYVALS) {
       org.oompi.Keyval k = KEYVALS.get(keyval);
-      if (k == null) throw new MPIException(MPI.ERR_OTHER, "no keyval " + keyval + " (freed, or never created)");
+      if (k == null) throw Attributes.invalid(keyval);
       return k;
     }
   }

@@ -285,4 +285,19 @@ public final class Datatype implements Freeable, Cloneable {
     for (int i = 0; i < a.length; i++) r[i] = a[a.length - 1 - i];
     return r;
   }
+
+  // --- user attributes (MPI_Type_create_keyval ...): the values live on this object -------------
+  private static final Attributes.Keys KEYS = new Attributes.Keys();
+  private final Attributes attrs = new Attributes(KEYS);
+
+  public static int createKeyval() throws MPIException { return KEYS.create(); }
+
+  public static void freeKeyval(int keyval) throws MPIException { KEYS.free(keyval); }
+
+  public void setAttr(int keyval, Object value) throws MPIException { attrs.set(keyval, value); }
+
+  public void deleteAttr(int keyval) throws MPIException { attrs.delete(keyval); }
+
+  /** The attribute, or null when none is set; MPI.ERR_KEYVAL for a keyval never created. */
+  public Object getAttr(int keyval) throws MPIException { return attrs.get(keyval); }
 }

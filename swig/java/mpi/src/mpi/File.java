@@ -273,4 +273,19 @@ public final class File {
   public void sync() throws MPIException {
     try { live().sync(); } catch (RuntimeException e) { throw Errors.of(e); }
   }
+
+  // --- user attributes (MPI_File_create_keyval ...): the values live on this object -------------
+  private static final Attributes.Keys KEYS = new Attributes.Keys();
+  private final Attributes attrs = new Attributes(KEYS);
+
+  public static int createKeyval() throws MPIException { return KEYS.create(); }
+
+  public static void freeKeyval(int keyval) throws MPIException { KEYS.free(keyval); }
+
+  public void setAttr(int keyval, Object value) throws MPIException { live(); attrs.set(keyval, value); }
+
+  public void deleteAttr(int keyval) throws MPIException { live(); attrs.delete(keyval); }
+
+  /** The attribute, or null when none is set; MPI.ERR_KEYVAL for a keyval never created. */
+  public Object getAttr(int keyval) throws MPIException { live(); return attrs.get(keyval); }
 }

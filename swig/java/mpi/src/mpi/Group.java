@@ -7,7 +7,8 @@ public final class Group implements Freeable, Cloneable {
 
   Group(org.oompi.Group g) { this.g = g; }
 
-  private org.oompi.Group live() throws MPIException {
+  // Package-private: every method that takes a Group checks it here (MPI_ERR_GROUP when freed).
+  org.oompi.Group live() throws MPIException {
     if (g == null || freed) throw new MPIException(MPI.ERR_GROUP, "the group is null or freed");
     return g;
   }

@@ -35,12 +35,12 @@ public class Intracomm extends Comm {
 
   /** MPI_Comm_create: a null communicator outside the group. */
   public final Intracomm create(Group group) throws MPIException {
-    try { return new Intracomm(c().create(group.g)); } catch (RuntimeException e) { throw err(e); }
+    try { return new Intracomm(c().create(group.live())); } catch (RuntimeException e) { throw err(e); }
   }
 
   /** MPI_Comm_create_group (collective over the group only). */
   public final Intracomm createGroup(Group group, int tag) throws MPIException {
-    try { return new Intracomm(c().createGroup(group.g, tag)); } catch (RuntimeException e) { throw err(e); }
+    try { return new Intracomm(c().createGroup(group.live(), tag)); } catch (RuntimeException e) { throw err(e); }
   }
 
   // --- scans --------------------------------------------------------------------------------

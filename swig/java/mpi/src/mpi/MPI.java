@@ -141,7 +141,8 @@ public final class MPI {
   public static final Request REQUEST_NULL = new Request(null);
   public static final Group GROUP_EMPTY = new Group(null);
   public static final Info INFO_NULL = new Info(null);
-  private static Info infoEnv;
+  /** MPI_INFO_ENV, set by Init (as Open MPI's MPI.INFO_ENV); getInfoEnv() returns the same. */
+  public static Info INFO_ENV;
 
   /** MPI_Init (oompi asks for MPI_THREAD_MULTIPLE, as oompi's own API does); returns args. */
   public static String[] Init(String[] args) throws MPIException {
@@ -164,6 +165,7 @@ public final class MPI {
       COMM_WORLD.attach(org.oompi.Comm.world());
       COMM_SELF.attach(org.oompi.Comm.self());
       GROUP_EMPTY.g = org.oompi.Group.empty();
+      INFO_ENV = new Info(org.oompi.Info.env());
     } catch (RuntimeException e) {
       throw Errors.of(e);
     }
@@ -214,15 +216,25 @@ public final class MPI {
     return Environment.processorName();
   }
 
-  public static String getLibVersion() throws MPIException { return Environment.libraryVersion(); }
+  // Neither throws MPIException (as in Open MPI's API): MPI_Get_version and
+  // MPI_Get_library_version may be called before Init, and programs call them without a try.
+  public static String getLibVersion() { return Environment.libraryVersion(); }
 
-  public static Version getVersion() throws MPIException { return new Version(VERSION, SUBVERSION); }
+  public static Version getVersion() { return new Version(VERSION, SUBVERSION); }
+
+  /**
+   * MPI_Pcontrol: a hook for profiling tools; obj carries the C call's variable arguments. No
+   * profiling layer sits under oompi, so (as in Open MPI and MPICH without one) it does nothing
+   * but check that MPI is running.
+   */
+  public static void pControl(int level, Object obj) throws MPIException {
+    check();
+  }
 
   /** The MPI_INFO_ENV object. */
-  public static synchronized Info getInfoEnv() throws MPIException {
+  public static Info getInfoEnv() throws MPIException {
     check();
-    if (infoEnv == null) infoEnv = new Info(org.oompi.Info.env());
-    return infoEnv;
+    return INFO_ENV;
   }
 
   private static org.oompi.BufferAttachment attached;

@@ -63,7 +63,9 @@ public final class Message {
 
   /** MPI_Imrecv (a direct buffer). */
   public Request imRecv(Buffer buf, int count, Datatype type) throws MPIException {
-    if (noProc) return new Request(null);
+    // MPI_MESSAGE_NO_PROC: a request already complete with the PROC_NULL status (source
+    // PROC_NULL, tag ANY_TAG, count 0), as MPI_Imrecv gives it.
+    if (noProc) return Request.completed(Status.procNull());
     org.oompi.Message x = matched();
     Object b = Bufs.async(buf, count, type);
     try { return new Request(x.irecv(b)); } catch (RuntimeException e) { throw Errors.of(e); }

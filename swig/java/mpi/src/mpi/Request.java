@@ -16,6 +16,13 @@ public class Request implements Freeable {
 
   Request(org.oompi.Request r) { this.r = r; }
 
+  /** A request complete from the start with status st (its wait or test returns st once). */
+  static Request completed(Status st) {
+    Request q = new Request(null);
+    q.got = st;
+    return q;
+  }
+
   Request(org.oompi.Request r, Object keep) {
     this.r = r;
     this.keep = keep;
@@ -230,14 +237,11 @@ public class Request implements Freeable {
   }
 
   public static Status[] testAllStatus(Request[] requests) throws MPIException {
-    int[] where = new int[requests.length];
-    try {
-      RequestVector v = vector(requests, where);
-      if (v.size() > 0 && !org.oompi.Request.testAll(v)) return null;
-      return waitAllStatus(requests);  // all complete: collects the statuses
-    } catch (RuntimeException e) {
-      throw Errors.of(e);
-    }
+    // oompi's testAll keeps no statuses (MPI's would be lost): test each as MPI_Request_get_status
+    // does (a complete one keeps its status and stays active), then collect all as waitAll does.
+    for (Request q : requests)
+      if (q != null && q.getStatus() == null) return null;
+    return waitAllStatus(requests);
   }
 
   /** MPI_Testany: the index of a completed request, or MPI.UNDEFINED (none yet, or all null). */

@@ -124,7 +124,7 @@ public final class Win implements Freeable {
   /**
    * The predefined attributes: MPI.WIN_BASE (the local memory as a direct ByteBuffer in native
    * order; null for a dynamic window), MPI.WIN_SIZE (bytes, an Integer), MPI.WIN_DISP_UNIT (bytes,
-   * an Integer). Other keys: null (windows carry no user attributes in oompi).
+   * an Integer). Other keys: the user attribute (see setAttr), null when none is set.
    */
   public Object getAttr(int keyval) throws MPIException {
     org.oompi.Window x = live();
@@ -132,7 +132,7 @@ public final class Win implements Freeable {
       if (keyval == MPI.WIN_BASE) return dynamic ? null : x.memory().order(java.nio.ByteOrder.nativeOrder());
       if (keyval == MPI.WIN_SIZE) return dynamic ? 0 : (int) x.getSize();
       if (keyval == MPI.WIN_DISP_UNIT) return dispUnit;
-      return null;
+      return attrs.get(keyval);
     } catch (RuntimeException e) {
       throw Errors.of(e);
     }
@@ -212,8 +212,21 @@ public final class Win implements Freeable {
     catch (RuntimeException e) { throw Errors.of(e); }
   }
 
+  /** MPI_Rget_accumulate: getAccumulate as a request (ompi-java-test onesided/CReqops). */
+  public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr,
+                                int resultCount, Datatype resultType, int targetRank, int targetDisp,
+                                int targetCount, Datatype targetType, Op op) throws MPIException {
+    same(orgCount, orgType, targetCount, targetType);
+    Object o = Bufs.async(origin, orgCount, orgType), r = Bufs.async(resultAddr, resultCount, resultType);
+    try { return new Request(live().rgetAccumulate(o, r, targetRank, disp(targetDisp), op.on(orgType)), op); }
+    catch (RuntimeException e) { throw Errors.of(e); }
+  }
+
   public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank,
                          int targetDisp, Op op) throws MPIException {
+    // MPI.NO_OP ignores the origin (MPI-3 11.3.4): an empty buffer, as the suite's
+    // onesided/CFetchAndOp passes, stands for none.
+    if (op == MPI.NO_OP && origin != null && origin.capacity() == 0) origin = Bufs.directScratch(dataType, 1);
     Object o = Bufs.async(origin, 1, dataType), r = Bufs.async(resultAddr, 1, dataType);
     try { live().fetchAndOp(o, r, targetRank, disp(targetDisp), op.on(dataType)); }
     catch (RuntimeException e) { throw Errors.of(e); }
@@ -234,7 +247,7 @@ public final class Win implements Freeable {
 
   /** MPI_Win_start: an access epoch to group. */
   public void start(Group group, int assertion) throws MPIException {
-    try { access = live().start(group.g, assertion); } catch (RuntimeException e) { throw Errors.of(e); }
+    try { access = live().start(group.live(), assertion); } catch (RuntimeException e) { throw Errors.of(e); }
   }
 
   /** MPI_Win_complete. */
@@ -245,7 +258,7 @@ public final class Win implements Freeable {
 
   /** MPI_Win_post: an exposure epoch to group. */
   public void post(Group group, int assertion) throws MPIException {
-    try { exposure = live().post(group.g, assertion); } catch (RuntimeException e) { throw Errors.of(e); }
+    try { exposure = live().post(group.live(), assertion); } catch (RuntimeException e) { throw Errors.of(e); }
   }
 
   /** MPI_Win_wait. */
@@ -322,4 +335,16 @@ public final class Win implements Freeable {
   }
 
   public boolean isNull() { return w == null || freed; }
+
+  // --- user attributes (MPI_Win_create_keyval ...): the values live on this object -------------
+  private static final Attributes.Keys KEYS = new Attributes.Keys();
+  private final Attributes attrs = new Attributes(KEYS);
+
+  public static int createKeyval() throws MPIException { return KEYS.create(); }
+
+  public static void freeKeyval(int keyval) throws MPIException { KEYS.free(keyval); }
+
+  public void setAttr(int keyval, Object value) throws MPIException { live(); attrs.set(keyval, value); }
+
+  public void deleteAttr(int keyval) throws MPIException { live(); attrs.delete(keyval); }
 }

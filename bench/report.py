@@ -17,6 +17,7 @@ import argparse
 import json
 import math
 import os
+import re
 import statistics
 import sys
 from collections import OrderedDict, defaultdict
@@ -311,22 +312,35 @@ def plot(b, metric, path):
     return True
 
 
+# Where a goal was set ("issue 28: ...", "... (issue 5)"): the report says it, a published page
+# (docs/bench-results.md) does not, as it says what oompi measures today.
+_LEADING_ISSUE = re.compile(r"^issues? [0-9]+(?:(?:,| and) [0-9]+)*(?: \(([^)]*)\))?: ")
+_ISSUE_IN_PARENS = re.compile(r" ?\(issues? [0-9][^)]*\)")
+
+
+def without_issues(text):
+    m = _LEADING_ISSUE.match(text)
+    if m:
+        text = text[m.end():] + (f" ({m.group(1)})" if m.group(1) else "")
+    return _ISSUE_IN_PARENS.sub("", text)
+
+
 def target_text(t, published):
-    """A target's text; a published page (docs/bench-results.md) leaves out where the target
-    was set, a leading "issue N: " (the page says what oompi measures today)."""
+    """A target's text (without where it was set, on a published page)."""
     text = t["text"] or t["bench"] + " " + t["metric"] + " " + t["case"]
-    if published and text.startswith("issue"):
-        head, sep, rest = text.partition(": ")
-        if sep and all(w == "issue" or w.strip(",").isdigit() or w in ("and", "issues")
-                       for w in head.split()):
-            return rest
-    return text
+    return without_issues(text) if published else text
 
 
 def render(benches, env, bad, out_path, plots_dir, title="oompi benchmark report",
            published=False):
     lines = [f"# {title}", ""]
     if published:
+        for b in benches.values():
+            if "title" in b.meta:
+                b.meta["title"] = without_issues(b.meta["title"])
+            if b.meta.get("notes"):
+                b.meta["notes"] = [without_issues(n) for n in b.meta["notes"]]
+            b.notes = [without_issues(n) for n in b.notes]
         lines += ["Written by `bench/run.sh --publish` from its report of a full run; what each "
                   "bench measures and how to run them: [bench.md](bench.md).", ""]
     if env:

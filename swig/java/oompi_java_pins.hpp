@@ -12,8 +12,9 @@ namespace oompi::java {
 
 // --- pins ---------------------------------------------------------------------------------
 
-// How blocking calls reach a primitive array: copied into native memory (Get<T>ArrayRegion)
-// and, for receives, back (Set<T>ArrayRegion). Not pinned with GetPrimitiveArrayCritical
+// How blocking calls reach a primitive array: copied into native memory and, for receives,
+// back (array_region: Get/Set<T>ArrayRegion, or from 2 KiB on copy_bytes inside a critical
+// region that lasts the copy only). Not pinned across the MPI call
 // (except large arrays where the collector pins regions, arrays_can_pin below):
 // JDK 17's collectors lock the GC while an array is pinned, so a thread waiting in MPI with a
 // pinned array stalls every thread of its JVM that needs a collection, including the one that
@@ -103,10 +104,12 @@ inline bool pin_matched_range(JNIEnv* env, std::size_t bytes) noexcept {
 }
 
 /// memcpy that avoids a slow case of this class of machine: glibc (2.36) copies 2112 bytes up
-/// to the L2 size (its rep_movsb_stop_threshold on AMD) with `rep movsb`, which AMD Zen CPUs with FSRM run 25-50x slower (about
-/// 1 GB/s) when the destination lies 1-31 bytes after the source modulo 4096 (measured here on
-/// an AMD EPYC: a 64 KiB copy 43-50 us instead of 2-3 us; issue 29's 4 KiB and 64 KiB slices hit
-/// it through the array's offset). Such copies go in pieces below the threshold (vector moves).
+/// to the L2 size (its rep_movsb_stop_threshold on AMD) with `rep movsb`, which AMD Zen CPUs
+/// with FSRM run 25-50x slower (about 1 GB/s) when the destination lies 1-31 bytes after the
+/// source modulo 4096 (measured on an AMD EPYC: a 64 KiB copy 43-50 us instead of 2-3 us; issue
+/// 29's 4 KiB and 64 KiB slices hit it through the array's offset). Such copies go in pieces
+/// below the threshold (vector moves). glibc has the same guard for Intel CPUs
+/// (Avoid_Short_Distance_REP_MOVSB), off for this one.
 inline void copy_bytes(void* to, const void* from, std::size_t n) noexcept {
   constexpr std::size_t piece = 2048;  // below glibc's x86_rep_movsb_threshold (2112)
   const std::uintptr_t gap =
@@ -129,10 +132,6 @@ inline void copy_bytes(void* to, const void* from, std::size_t n) noexcept {
   std::memcpy(t, f, n);
 }
 
-/// Copies elements [from, from + n) of `array` (of `kind`) to or from native memory at `at`
-/// (element `from`'s copy). Ranges of 2 KiB and more are copied with copy_bytes inside short
-/// critical regions (at most 1 MiB each, so a collection waits at most one such copy; nothing
-/// in them blocks or calls JNI); smaller ones by Get/Set<Type>ArrayRegion (one JNI call).
 /// OOMPI_JAVA_COPY=region: every range by Get/Set<Type>ArrayRegion (the JVM's memmove), for
 /// benches comparing the two.
 inline bool region_copies_only() noexcept {
@@ -143,6 +142,10 @@ inline bool region_copies_only() noexcept {
   return v;
 }
 
+/// Copies elements [from, from + n) of `array` (of `kind`) to or from native memory at `at`
+/// (element `from`'s copy). Ranges of 2 KiB and more are copied with copy_bytes inside short
+/// critical regions (at most 1 MiB each, so a collection waits at most one such copy; nothing
+/// in them blocks or calls JNI); smaller ones by Get/Set<Type>ArrayRegion (one JNI call).
 inline void array_region(JNIEnv* env, jarray array, rt::type_kind kind, bool back_to_java,
                          jsize from, jsize n, void* at) noexcept {
   if (n <= 0) return;

@@ -24,6 +24,9 @@ import org.oompi.ThreadLevel;
  * below MULTIPLE, and copies it otherwise) --shift=S (the range starts S bytes before the
  * middle: 3 by default, an unaligned start; 0 aligned).
  *
+ * OOMPI_JAVA_COPY=region: the binding copies ranges with the JVM's region calls (as before the
+ * copies that avoid glibc's slow memcpy distances on AMD; docs/bindings.md), for comparison.
+ *
  * JDK 22+: pass -XX:+UseG1GC to measure region pinning. Under mpirun's default binding a rank
  * sees one core and the JVM picks the Serial collector, which locks the GC while an array is
  * pinned, so the binding copies there as on JDK 17 (docs/bindings.md).

@@ -43,7 +43,7 @@ public:
       }
     }
     capacity = class_bytes(c);
-    return static_cast<char*>(std::malloc(capacity));
+    return allocate(capacity);
   }
 
   /// Gives back a block from take(); freed instead where the pool is full. Large blocks idle
@@ -80,8 +80,8 @@ public:
         }
       }
     }
-    std::free(drop);  // outside the lock: an munmap takes time
-    for (int i = 0; i < stale_count; ++i) std::free(stale[i]);
+    release(drop);  // outside the lock: an munmap takes time
+    for (int i = 0; i < stale_count; ++i) release(stale[i]);
   }
 
   static native_pool& instance() noexcept {
@@ -90,6 +90,21 @@ public:
   }
 
 private:
+  /// Where a block starts in its page: 16 bytes in, as glibc places large malloc blocks (an
+  /// mmap's page plus its header), and so as Java's direct buffers of 128 KiB and more. MPI's
+  /// own copies from and into a block then see the page offsets a direct buffer gives them:
+  /// glibc's memcpy slows down 25-50x for some distances modulo 4096 between source and
+  /// destination on AMD CPUs (copy_bytes in oompi_java_pins.hpp), and a malloc block's offset
+  /// varied from run to run (issue 29's bench: one run slow, the next not).
+  static constexpr std::size_t page_offset = 16;
+  static char* allocate(std::size_t capacity) noexcept {
+    void* p = nullptr;
+    if (posix_memalign(&p, 4096, capacity + page_offset) != 0) return nullptr;
+    return static_cast<char*>(p) + page_offset;
+  }
+  static void release(char* data) noexcept {
+    if (data) std::free(data - page_offset);
+  }
   struct entry {
     char* data = nullptr;
     std::chrono::steady_clock::time_point since;  // given back then

@@ -6,12 +6,15 @@
 #include "oompi_java_errors.hpp"
 #include "oompi_java_native_pool.hpp"
 
+#include <unistd.h>
+
 namespace oompi::java {
 
 // --- pins ---------------------------------------------------------------------------------
 
-// How blocking calls reach a primitive array: copied into native memory (Get<T>ArrayRegion)
-// and, for receives, back (Set<T>ArrayRegion). Not pinned with GetPrimitiveArrayCritical
+// How blocking calls reach a primitive array: copied into native memory and, for receives,
+// back (array_region: Get/Set<T>ArrayRegion, or from 2 KiB on copy_bytes inside a critical
+// region that lasts the copy only). Not pinned across the MPI call
 // (except large arrays where the collector pins regions, arrays_can_pin below):
 // JDK 17's collectors lock the GC while an array is pinned, so a thread waiting in MPI with a
 // pinned array stalls every thread of its JVM that needs a collection, including the one that
@@ -100,11 +103,76 @@ inline bool pin_matched_range(JNIEnv* env, std::size_t bytes) noexcept {
   return bytes >= pin_min() && array_pinning(env) != 0;
 }
 
+/// memcpy that avoids a slow case of this class of machine: glibc (2.36) copies 2112 bytes up
+/// to the L2 size (its rep_movsb_stop_threshold on AMD) with `rep movsb`, which AMD Zen CPUs
+/// with FSRM run 25-50x slower (about 1 GB/s) when the destination lies 1-31 bytes after the
+/// source modulo 4096 (measured on an AMD EPYC: a 64 KiB copy 43-50 us instead of 2-3 us; issue
+/// 29's 4 KiB and 64 KiB slices hit it through the array's offset). Such copies go in pieces
+/// below the threshold (vector moves). glibc has the same guard for Intel CPUs
+/// (Avoid_Short_Distance_REP_MOVSB), off for this one.
+inline void copy_bytes(void* to, const void* from, std::size_t n) noexcept {
+  constexpr std::size_t piece = 2048;  // below glibc's x86_rep_movsb_threshold (2112)
+  const std::uintptr_t gap =
+      (reinterpret_cast<std::uintptr_t>(to) - reinterpret_cast<std::uintptr_t>(from)) & 4095;
+  // From the L2 size on, glibc (on AMD) copies without `rep movsb`: fast at any distance.
+  static const std::size_t rep_stop = [] {
+    const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return l2 > 0 ? static_cast<std::size_t>(l2) : std::size_t(512) << 10;
+  }();
+  if (n <= piece || n >= rep_stop || gap == 0 || gap >= 64) {
+    std::memcpy(to, from, n);
+    return;
+  }
+  char* t = static_cast<char*>(to);
+  const char* f = static_cast<const char*>(from);
+  // Through a volatile size: a constant one lets the compiler inline `rep movs` itself.
+  static volatile std::size_t piece_size = piece;
+  const std::size_t k = piece_size;
+  for (; n > k; n -= k, t += k, f += k) std::memcpy(t, f, k);
+  std::memcpy(t, f, n);
+}
+
+/// OOMPI_JAVA_COPY=region: every range by Get/Set<Type>ArrayRegion (the JVM's memmove), for
+/// benches comparing the two.
+inline bool region_copies_only() noexcept {
+  static const bool v = [] {
+    const char* e = std::getenv("OOMPI_JAVA_COPY");
+    return e && std::strcmp(e, "region") == 0;
+  }();
+  return v;
+}
+
 /// Copies elements [from, from + n) of `array` (of `kind`) to or from native memory at `at`
-/// (element `from`'s copy).
+/// (element `from`'s copy). Ranges of 2 KiB and more are copied with copy_bytes inside short
+/// critical regions (at most 1 MiB each, so a collection waits at most one such copy; nothing
+/// in them blocks or calls JNI); smaller ones by Get/Set<Type>ArrayRegion (one JNI call).
 inline void array_region(JNIEnv* env, jarray array, rt::type_kind kind, bool back_to_java,
                          jsize from, jsize n, void* at) noexcept {
   if (n <= 0) return;
+  const std::size_t size = static_cast<std::size_t>(rt::detail::builtin_size(kind));
+  if (static_cast<std::size_t>(n) * size >= 2048 && size > 0 && !region_copies_only()) {
+    const jsize step = static_cast<jsize>((std::size_t(1) << 20) / size);
+    char* native = static_cast<char*>(at);
+    for (jsize i = 0; i < n;) {
+      const jsize m = std::min(step, n - i);
+      void* p = env->GetPrimitiveArrayCritical(array, nullptr);
+      if (!p) {  // not expected of HotSpot; the rest by the region calls below
+        env->ExceptionClear();
+        from += i;
+        n -= i;
+        at = native;
+        break;
+      }
+      char* e = static_cast<char*>(p) + static_cast<std::size_t>(from + i) * size;
+      const std::size_t bytes = static_cast<std::size_t>(m) * size;
+      if (back_to_java) copy_bytes(e, native, bytes);
+      else copy_bytes(native, e, bytes);
+      env->ReleasePrimitiveArrayCritical(array, p, back_to_java ? 0 : JNI_ABORT);
+      native += bytes;
+      i += m;
+      if (i == n) return;
+    }
+  }
   switch (kind) {
 #define OOMPI_JAVA_REGION(K, JT, Name)                                                        \
   case rt::type_kind::K:                                                                   \

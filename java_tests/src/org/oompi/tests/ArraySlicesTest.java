@@ -338,6 +338,51 @@ class ArraySlicesTest {
     }
   }
 
+  /**
+   * A range's copy between the array and native memory at every page offset of the range (so
+   * every distance modulo 4096 between the copy's source and destination, among them the 1-31
+   * bytes for which glibc's memcpy is slow on AMD CPUs and the binding copies in pieces), with
+   * ranges above glibc's `rep movsb` threshold (2112 bytes) and above 1 MiB (several critical
+   * regions): blocking sends and receives (shorter messages too) and a nonblocking receive.
+   */
+  @Test
+  void rangesAtEveryPageOffset() {
+    byte[] out = new byte[24 << 10], in = new byte[24 << 10];
+    for (int i = 0; i < out.length; i++) out[i] = (byte) (i * 31 + rank);
+    ByteBuffer got = Buffers.newByteBuffer(8 << 10), mine = Buffers.newByteBuffer(8 << 10);
+    for (int off = 0; off < 4096 + 64; off++) {
+      int n = 2112 + off % 1500;
+      try (Request q = world.irecv(got.clear(), prev, 13)) {
+        world.send(out, off, n, next, 13);
+        assertEquals(n, q.waitFor().getCountBytes());
+      }
+      for (int i = 0; i < n; i++)
+        if (got.get(i) != (byte) ((off + i) * 31 + prev)) assertEquals((byte) ((off + i) * 31 + prev), got.get(i), "sent at offset " + off + ", byte " + i);
+      java.util.Arrays.fill(in, (byte) -7);
+      mine.clear().put(0, out, off, n - 5).limit(n - 5);  // what this rank's range holds, 5 bytes short
+      try (Request s = world.isend(mine, next, 14)) {
+        assertEquals(n - 5, world.recv(in, off, n, prev, 14).getCountBytes());
+        s.waitFor();
+      }
+      for (int i = 0; i < in.length; i++) {
+        byte want = i >= off && i < off + n - 5 ? (byte) (i * 31 + prev) : (byte) -7;
+        if (in[i] != want) assertEquals(want, in[i], "received at offset " + off + ", byte " + i);
+      }
+    }
+    // above 1 MiB: several critical regions; an int[] (4-byte elements) at an odd element
+    int[] big = new int[(3 << 20) / 4 + 99], back = new int[big.length];
+    for (int i = 0; i < big.length; i++) big[i] = i * 7 + rank;
+    int off = 37, n = big.length - 50;
+    try (Request q = world.irecv(back, off + 1, n, prev, 15)) {
+      world.send(big, off, n, next, 15);
+      assertEquals(4L * n, q.waitFor().getCountBytes());
+    }
+    for (int i = 0; i < back.length; i++) {
+      int want = i >= off + 1 && i < off + 1 + n ? (i - 1) * 7 + prev : 0;
+      if (back[i] != want) assertEquals(want, back[i], "int element " + i);
+    }
+  }
+
   @Test
   void badRangesThrow() {
     byte[] a = new byte[16];

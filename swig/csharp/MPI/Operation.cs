@@ -1,5 +1,6 @@
 using System;
 using System.Linq.Expressions;
+using System.Runtime.CompilerServices;
 using Oompi;
 
 namespace MPI
@@ -18,25 +19,29 @@ namespace MPI
         private static ReductionOperation<T> min, max, add, multiply, logicalAnd, logicalOr, bitwiseAnd, bitwiseOr, exclusiveOr;
 
         /// <summary>The smaller of two values (by &lt;).</summary>
-        public static ReductionOperation<T> Min => min ??= Choose(true);
+        public static ReductionOperation<T> Min { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => min ?? (min = Choose(true)); }
         /// <summary>The larger of two values (by &lt;).</summary>
-        public static ReductionOperation<T> Max => max ??= Choose(false);
+        public static ReductionOperation<T> Max { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => max ?? (max = Choose(false)); }
         /// <summary>x + y (string: concatenation).</summary>
-        public static ReductionOperation<T> Add => add ??= typeof(T) == typeof(string)
+        public static ReductionOperation<T> Add { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => add ?? (add = MakeAdd()); }
+        /// <summary>x * y.</summary>
+        public static ReductionOperation<T> Multiply { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => multiply ?? (multiply = Build(Expression.Multiply, "op_Multiply")); }
+        /// <summary>Logical and (bool: &amp;&amp;; integers: nonzero both, as C's &amp;&amp;).</summary>
+        public static ReductionOperation<T> LogicalAnd { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => logicalAnd ?? (logicalAnd = Logical(true)); }
+        /// <summary>Logical or (bool: ||; integers: nonzero either).</summary>
+        public static ReductionOperation<T> LogicalOr { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => logicalOr ?? (logicalOr = Logical(false)); }
+        /// <summary>x &amp; y.</summary>
+        public static ReductionOperation<T> BitwiseAnd { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => bitwiseAnd ?? (bitwiseAnd = Build(Expression.And, "op_BitwiseAnd")); }
+        /// <summary>x | y.</summary>
+        public static ReductionOperation<T> BitwiseOr { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => bitwiseOr ?? (bitwiseOr = Build(Expression.Or, "op_BitwiseOr")); }
+        /// <summary>x ^ y.</summary>
+        public static ReductionOperation<T> ExclusiveOr { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => exclusiveOr ?? (exclusiveOr = Build(Expression.ExclusiveOr, "op_ExclusiveOr")); }
+
+        // The getters read a field and nothing else, so they inline into a reduction's call
+        // site (this runs on every reduction: a getter that also built would not).
+        private static ReductionOperation<T> MakeAdd() => typeof(T) == typeof(string)
             ? (ReductionOperation<T>)(object)(ReductionOperation<string>)string.Concat
             : Build(Expression.Add, "op_Addition");
-        /// <summary>x * y.</summary>
-        public static ReductionOperation<T> Multiply => multiply ??= Build(Expression.Multiply, "op_Multiply");
-        /// <summary>Logical and (bool: &amp;&amp;; integers: nonzero both, as C's &amp;&amp;).</summary>
-        public static ReductionOperation<T> LogicalAnd => logicalAnd ??= Logical(true);
-        /// <summary>Logical or (bool: ||; integers: nonzero either).</summary>
-        public static ReductionOperation<T> LogicalOr => logicalOr ??= Logical(false);
-        /// <summary>x &amp; y.</summary>
-        public static ReductionOperation<T> BitwiseAnd => bitwiseAnd ??= Build(Expression.And, "op_BitwiseAnd");
-        /// <summary>x | y.</summary>
-        public static ReductionOperation<T> BitwiseOr => bitwiseOr ??= Build(Expression.Or, "op_BitwiseOr");
-        /// <summary>x ^ y.</summary>
-        public static ReductionOperation<T> ExclusiveOr => exclusiveOr ??= Build(Expression.ExclusiveOr, "op_ExclusiveOr");
 
         private static ReductionOperation<T> Build(Func<Expression, Expression, BinaryExpression> make, string name)
         {
@@ -114,6 +119,7 @@ namespace MPI
         private static bool IsFloat(Type t) => t == typeof(float) || t == typeof(double);
 
         /// <summary>MPI's own op for <paramref name="op"/> on T, or null (then a user op runs it).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal static Op For<T>(ReductionOperation<T> op)
         {
             // A few reference comparisons against a table made once per T (this runs on every

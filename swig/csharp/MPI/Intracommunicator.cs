@@ -66,9 +66,6 @@ namespace MPI
         /// <summary>An intracommunicator made by other code, by its C handle (see <see cref="Communicator.Adopt(IntPtr)"/>).</summary>
         public static new Intracommunicator Adopt(IntPtr comm) => (Intracommunicator)Communicator.Adopt(comm);
 
-        /// <summary>The processes that spawned this job (null when it was not spawned).</summary>
-        public Intercommunicator Parent => Intercommunicator.ParentOf();
-
         // --- helpers -------------------------------------------------------------------------
 
 

@@ -14,7 +14,7 @@ namespace MPI
     /// plain data, on oompi's object reductions).
     /// A T without the operator: reading the property throws ArgumentException, as in MPI.NET.
     /// </summary>
-    public class Operation<T>
+    public class Operation<T> : IDisposable
     {
         private static ReductionOperation<T> min, max, add, multiply, logicalAnd, logicalOr, bitwiseAnd, bitwiseOr, exclusiveOr;
 
@@ -105,8 +105,15 @@ namespace MPI
         /// <summary>An operation object for <paramref name="op"/> (MPI.NET's low-level form).</summary>
         public Operation(ReductionOperation<T> op) => this.op = op ?? throw new ArgumentNullException(nameof(op));
 
-        /// <summary>The delegate.</summary>
+        /// <summary>The delegate (MPI.NET: the raw MPI_Op, for its MPI.Unsafe calls, which are not ported).</summary>
         public ReductionOperation<T> Op => op;
+
+        /// <summary>
+        /// Nothing to free (MPI.NET freed the MPI_Op it made here; this layer makes one per
+        /// delegate on first use and keeps it with the delegate): kept so that MPI.NET's
+        /// <c>using (var op = new Operation&lt;T&gt;(f))</c> compiles.
+        /// </summary>
+        public void Dispose() { }
     }
 
     /// <summary>Which of MPI's own operations a delegate of <see cref="Operation{T}"/> is, for T.</summary>

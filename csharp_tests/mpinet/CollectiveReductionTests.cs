@@ -27,6 +27,8 @@ namespace MpiNetTests
             failing = true;
             try
             {
+                ThrowsEverywhere(() => W.Allreduce(R, Sometimes), "Allreduce of a value");
+                ThrowsEverywhere(() => W.Allreduce((long)R, (a, b) => failing ? throw new DivideByZeroException("long") : a + b), "Allreduce of a long");
                 ThrowsEverywhere(() => W.Reduce(R, Sometimes, P - 1), "Reduce of a value");
                 ThrowsEverywhere(() => W.Reduce(new[] { R, 1 }, Sometimes, 0), "Reduce of an array");
                 ThrowsEverywhere(() => W.Scan(R, Sometimes), "Scan of a value");
@@ -37,6 +39,7 @@ namespace MpiNetTests
             }
             finally { failing = false; }
             int sum = P * (P - 1) / 2;
+            Assert.Equal(sum, W.Allreduce(R, Sometimes));  // the same delegate's op, now without the failure
             Assert.Equal(R == P - 1 ? sum : 0, W.Reduce(R, Sometimes, P - 1));
             Assert.Equal(R * (R + 1) / 2, W.Scan(R, Sometimes));
             Assert.Equal(R == 0 ? 0 : R * (R - 1) / 2, W.ExclusiveScan(R, Sometimes));
@@ -52,6 +55,53 @@ namespace MpiNetTests
             Assert.ThrowsAny<ArgumentException>(() => W.Reduce(R, Operation<int>.Add, P));
             W.Barrier();
             Assert.Equal(R == 0 ? P : 0, W.Reduce(1, (a, b) => a + b, 0));
+        }
+
+        // Allreduce of a primitive value or array with an Operation<T> of MPI's own calls oompi's
+        // plain C entry point straight (PrimitiveKind<T>): every primitive kind, empty and longer
+        // result arrays, and the errors of that path.
+        [Fact]
+        public void PrimitiveAllreduceOfEveryKind()
+        {
+            int sum = P * (P - 1) / 2;
+            Assert.Equal((sbyte)sum, W.Allreduce((sbyte)R, Operation<sbyte>.Add));
+            Assert.Equal((byte)(P - 1), W.Allreduce((byte)R, Operation<byte>.Max));
+            Assert.Equal((short)-sum, W.Allreduce((short)-R, Operation<short>.Add));
+            Assert.Equal((ushort)0, W.Allreduce((ushort)R, Operation<ushort>.Min));
+            Assert.Equal((uint)((1 << P) - 1), W.Allreduce(1u << R, Operation<uint>.BitwiseOr));
+            Assert.Equal((long)sum << 40, W.Allreduce((long)R << 40, Operation<long>.Add));
+            Assert.Equal((1UL << 63) + (ulong)sum, W.Allreduce(R == 0 ? 1UL << 63 : (ulong)R, Operation<ulong>.Add));
+            Assert.Equal(0.5f * P, W.Allreduce(0.5f, Operation<float>.Add));
+            Assert.Equal(Math.Pow(2, P), W.Allreduce(2.0, Operation<double>.Multiply));
+            Assert.Equal(P == 1, W.Allreduce(R == 0, Operation<bool>.LogicalAnd));
+            Assert.Equal(1, W.Allreduce(R + 1, Operation<int>.LogicalAnd));  // C's &&: 1, not a sum
+
+            // Arrays: empty, a result array of the right length (reused), a longer one (its tail kept).
+            Assert.Empty(W.Allreduce(new double[0], Operation<double>.Add));
+            var same = new long[2];
+            var into = same;
+            W.Allreduce(new long[] { R, 1 }, Operation<long>.Add, ref into);
+            Assert.Same(same, into);
+            Assert.Equal(new long[] { sum, P }, into);
+            var longer = new[] { 7, 7, 7 };
+            W.Allreduce(new[] { R, 1 }, Operation<int>.Max, ref longer);
+            Assert.Equal(new[] { P - 1, 1, 7 }, longer);
+
+            // The same results as oompi's own call on the same buffers.
+            var send = new[] { R + 0.25, -R };
+            var mine = new double[2];
+            W.Comm.Allreduce(send, mine, Oompi.Op.Sum);
+            Assert.Equal(mine, W.Allreduce(send, Operation<double>.Add));
+
+            // Errors: a null array or op before anything is sent; a disposed communicator.
+            Assert.Throws<ArgumentNullException>(() => W.Allreduce((int[])null, Operation<int>.Add));
+            Assert.Throws<ArgumentNullException>(() => W.Allreduce(1, null));
+            var dup = (Intracommunicator)W.Clone();
+            Assert.Equal(P, dup.Allreduce(1, Operation<int>.Add));
+            dup.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => dup.Allreduce(1, Operation<int>.Add));
+            Assert.Throws<ObjectDisposedException>(() => dup.Allreduce(new[] { 1 }, Operation<int>.Add));
+            Assert.Equal(P, W.Allreduce(1, Operation<int>.Add));  // the world still works
         }
 
         [Fact]

@@ -198,6 +198,11 @@ namespace MpiNetTests
             Assert.Equal(5, Operation<int>.Add(2, 3));
             Assert.Equal("ab", Operation<string>.Add("a", "b"));
             Assert.Equal(1, Operation<int>.LogicalAnd(4, 9));
+            // MPI.NET's low-level form is IDisposable (it made an MPI_Op): `using` compiles, the
+            // delegate keeps working after it, and a null delegate is refused.
+            using (var op = new Operation<int>((a, b) => a * b))
+                Assert.Equal(6, op.Op(2, 3));
+            Assert.Throws<ArgumentNullException>(() => new Operation<int>(null));
         }
     }
 }

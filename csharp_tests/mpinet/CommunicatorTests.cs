@@ -9,6 +9,24 @@ namespace MpiNetTests
     {
         static Intracommunicator W => Communicator.world;
 
+        // Visual Basic ignores the case of names: two public members of one type whose names
+        // differ only in case make every use of either ambiguous there (Communicator.world and
+        // seed 002's Communicator.World did: MPI.NET's VB example could not compile).
+        [Fact]
+        public void NoNamesThatDifferOnlyInCase()
+        {
+            var clashes = typeof(Communicator).Assembly.GetExportedTypes()
+                .Where(t => t.Namespace == "MPI")
+                .SelectMany(t => t.GetMembers(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Instance |
+                                              System.Reflection.BindingFlags.Static | System.Reflection.BindingFlags.DeclaredOnly)
+                    .Select(m => m.Name).Distinct()
+                    .GroupBy(n => n.ToLowerInvariant()).Where(g => g.Count() > 1)
+                    .Select(g => t.Name + ": " + string.Join(", ", g)))
+                .ToList();
+            Assert.True(clashes.Count == 0, string.Join("; ", clashes));
+            Assert.Same(Communicator.world, Communicator.World);  // seed 002's name still reaches it in C#
+        }
+
         [Fact]
         public void SplitCloneCreate()
         {
@@ -21,6 +39,8 @@ namespace MpiNetTests
 
             using var dup = (Intracommunicator)W.Clone();
             Assert.Equal(Comparison.Congruent, dup.Compare(W));
+            Communicator plain = dup;  // MPI.NET has Parent on Communicator (it was on Intracommunicator only here)
+            Assert.Null(plain.Parent);
             Assert.Equal(W.Size, dup.Allreduce(1, Operation<int>.Add));
 
             using var g = W.Group;

@@ -12,7 +12,8 @@ namespace MpiNetTests
             Assert.True(MPI.Environment.Initialized);
             Assert.False(MPI.Environment.Finalized);
             Assert.Equal(Threading.Multiple, MPI.Environment.Threading);
-            Assert.True(MPI.Environment.IsThreadMain);
+            Assert.True(MPI.Environment.IsMainThread);  // MPI.NET's name (it was IsThreadMain here)
+            Assert.False(System.Threading.Tasks.Task.Run(() => MPI.Environment.IsMainThread).Result);
             Assert.False(string.IsNullOrEmpty(MPI.Environment.ProcessorName));
             double t0 = MPI.Environment.Time;
             System.Threading.Thread.Sleep(5);

@@ -58,6 +58,19 @@ extern "C" SWIGEXPORT int oompi_cs_recv(const oompi::rt::comm* c, void* data, st
   });
 }
 
+/// The blocking Allreduce of primitive arrays and spans (Comm.Allreduce<T>, and namespace MPI's
+/// Allreduce of numbers): the same facade call as the generated wrapper, without its two 48-byte
+/// BufferDescs and pending-exception check. op is live (C# checked it: HandleArg.Live).
+extern "C" SWIGEXPORT int oompi_cs_allreduce(const oompi::rt::comm* c, void* send,
+                                             std::int64_t send_count, void* recv,
+                                             std::int64_t recv_count, int kind,
+                                             const oompi::rt::op* op) noexcept {
+  return oompi::csharp::on_comm(c, "Comm.Allreduce", [&](const oompi::rt::comm& cc) {
+    oompi::rt::buffer r = oompi::csharp::primitive_buffer(recv, recv_count, kind);
+    cc.allreduce(oompi::csharp::primitive_buffer(send, send_count, kind), r, *op);
+  });
+}
+
 extern "C" SWIGEXPORT void oompi_cs_register(oompi::csharp::free_handle_fn free_handle,
                                              oompi::csharp::raise_fn raise_exception) {
   oompi::csharp::g_free_handle = free_handle;

@@ -29,7 +29,7 @@ namespace MPI
     /// travel), communicator management, and the collectives' common part (Barrier).
     /// Errors: oompi's MpiException arrives as the exception MPI.NET names for its error class.
     /// </summary>
-    public abstract partial class Communicator : IDisposable, ICloneable
+    public abstract partial class Communicator : Seed002Communicator, IDisposable, ICloneable
     {
         // MPI's own values (they differ between Open MPI and MPICH), hence readonly, not const.
         /// <summary>Receive from any source (MPI_ANY_SOURCE).</summary>
@@ -135,6 +135,12 @@ namespace MPI
                 catch (MpiException e) { throw Translate(e); }
             }
         }
+
+        /// <summary>
+        /// The processes that spawned this job (null when it was not spawned): on every
+        /// communicator, as MPI.NET has it (Communicator.Parent).
+        /// </summary>
+        public Intercommunicator Parent => Intercommunicator.ParentOf();
 
         /// <summary>The rank of this process.</summary>
         public int Rank

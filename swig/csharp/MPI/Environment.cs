@@ -72,8 +72,8 @@ namespace MPI
         /// <summary>The thread level MPI provides.</summary>
         public static Threading Threading => env is not null ? provided : Threading.Single;
 
-        /// <summary>Whether the calling thread initialised MPI.</summary>
-        public static bool IsThreadMain => System.Environment.CurrentManagedThreadId == mainThreadId;
+        /// <summary>Whether the calling thread initialised MPI (MPI.NET's name; MPI_Is_thread_main).</summary>
+        public static bool IsMainThread => System.Environment.CurrentManagedThreadId == mainThreadId;
 
         /// <summary>The name of this processor (MPI_Get_processor_name).</summary>
         public static string ProcessorName => MpiEnvironment.ProcessorName();

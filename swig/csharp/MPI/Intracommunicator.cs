@@ -1,5 +1,7 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.ExceptionServices;
+using System.Runtime.InteropServices;
 using Oompi;
 
 namespace MPI
@@ -63,9 +65,6 @@ namespace MPI
 
         /// <summary>An intracommunicator made by other code, by its C handle (see <see cref="Communicator.Adopt(IntPtr)"/>).</summary>
         public static new Intracommunicator Adopt(IntPtr comm) => (Intracommunicator)Communicator.Adopt(comm);
-
-        /// <summary>The processes that spawned this job (null when it was not spawned).</summary>
-        public Intercommunicator Parent => Intercommunicator.ParentOf();
 
         // --- helpers -------------------------------------------------------------------------
 
@@ -189,15 +188,61 @@ namespace MPI
         }
 
         /// <summary>op over every process's value, in rank order, on every process.</summary>
-        public T Allreduce<T>(T value, ReductionOperation<T> op)
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]  // into the caller's loop, as oompi's own Allreduce<T>
+        public unsafe T Allreduce<T>(T value, ReductionOperation<T> op)
         {
             if (op is null) throw new ArgumentNullException(nameof(op));
+            // The common case, a number with MPI's own op: oompi's plain C entry point, as its
+            // own Comm.Allreduce<T> calls it (no try block here: the runtime inlines a P/Invoke
+            // outside one only). The value is a primitive on the stack: no GC reference in it.
+            int kind = PrimitiveKind<T>.Code;
+            if (kind < 0) return AllreduceAny(value, op);
+            if (Predefined.For(op) is Op pre)
+            {
+                T result = default;
+                if (comm.TryAllreduceFast(Unsafe.AsPointer(ref value), 1, Unsafe.AsPointer(ref result), 1, kind, pre) != 0)
+                    ThrowPending();
+                return result;
+            }
+            // A delegate: one collective of [value, flag] pairs with its user op (made once per
+            // delegate), which sets the flag where the delegate throws; the flag reaches every
+            // process in the result, so only then is there more to read.
+            var pair = new Flagged<T> { Value = value };
+            var sum = default(Flagged<T>);
+            int rc = comm.TryAllreduceFast(Unsafe.AsPointer(ref pair), 2, Unsafe.AsPointer(ref sum), 2, kind, CheckedOps<T>.For(op));
+            if (rc != 0 || sum.IsSet) ThrowFailed(rc);
+            return sum.Value;
+        }
+
+        /// <summary>A delegate's reduction failed: its exception here, MPIException elsewhere; or MPI's error.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static void ThrowFailed(int rc)
+        {
+            var thrown = CheckedOpError.Take();
+            if (rc != 0) ThrowPending();
+            if (thrown is not null) ExceptionDispatchInfo.Throw(thrown);
+            throw new MPIException("MPI: the reduction operation threw on another process");
+        }
+
+        /// <summary>The exception an oompi entry point left pending, in MPI.NET's terms.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static void ThrowPending()
+        {
+            var e = Comm.TakePending();
+            throw e is MpiException m ? Translate(m) : e;
+        }
+
+        // Any other value or op (kept out of the common case's method: its locals would be
+        // zeroed on every call).
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private T AllreduceAny<T>(T value, ReductionOperation<T> op)
+        {
             try
             {
                 var ops = ValueOps<T>.For;
                 if (ops is null) return Objects<T>.Reduce(comm, value, op, 0, true);
                 var pre = Predefined.For(op);
-                if (pre is not null) return ops.AllreduceOne(comm, value, pre);  // the common case, straight
+                if (pre is not null) return ops.AllreduceOne(comm, value, pre);
                 T result = ops.AllreduceOneChecked(comm, value, op, out bool failed, out Exception thrown);
                 if (thrown is not null) ExceptionDispatchInfo.Throw(thrown);
                 if (failed) throw new MPIException("MPI: the reduction operation threw on another process");
@@ -215,10 +260,33 @@ namespace MPI
         }
 
         /// <summary>Elementwise op over every process's array into <paramref name="outValues"/> (made when null or too short).</summary>
-        public void Allreduce<T>(T[] inValues, ReductionOperation<T> op, ref T[] outValues)
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]  // into the caller's loop, as oompi's own Allreduce<T>
+        public unsafe void Allreduce<T>(T[] inValues, ReductionOperation<T> op, ref T[] outValues)
         {
             if (inValues is null) throw new ArgumentNullException(nameof(inValues));
             if (op is null) throw new ArgumentNullException(nameof(op));
+            int kind = PrimitiveKind<T>.Code;
+            if (kind >= 0 && Predefined.For(op) is Op pre)
+            {
+                // The common case: as for a value, oompi's entry point on the pinned arrays.
+                int n = inValues.Length;
+                var given = outValues;
+                var recv = given is not null && given.Length == n ? given : new T[n];
+                int rc;
+                fixed (byte* s = &Unsafe.As<T, byte>(ref MemoryMarshal.GetArrayDataReference(inValues)))
+                fixed (byte* r = &Unsafe.As<T, byte>(ref MemoryMarshal.GetArrayDataReference(recv)))
+                    rc = comm.TryAllreduceFast(s, n, r, n, kind, pre);
+                if (rc != 0) ThrowPending();
+                if (given is not null && given.Length > n) Array.Copy(recv, given, n);
+                else outValues = recv;
+                return;
+            }
+            AllreduceAny(inValues, op, ref outValues);
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void AllreduceAny<T>(T[] inValues, ReductionOperation<T> op, ref T[] outValues)
+        {
             try
             {
                 var ops = ValueOps<T>.For;
@@ -230,7 +298,7 @@ namespace MPI
                 int n = inValues.Length;
                 var recv = outValues is not null && outValues.Length == n ? outValues : new T[n];
                 var pre = Predefined.For(op);
-                if (pre is not null) ops.Allreduce(comm, inValues, recv, pre);  // the common case, straight
+                if (pre is not null) ops.Allreduce(comm, inValues, recv, pre);
                 else
                 {
                     var a = new ReductionArgs<T> { Ops = ops, Send = inValues, Recv = recv };

@@ -1,5 +1,6 @@
 using System;
 using System.Linq.Expressions;
+using System.Runtime.CompilerServices;
 using Oompi;
 
 namespace MPI
@@ -13,30 +14,34 @@ namespace MPI
     /// plain data, on oompi's object reductions).
     /// A T without the operator: reading the property throws ArgumentException, as in MPI.NET.
     /// </summary>
-    public class Operation<T>
+    public class Operation<T> : IDisposable
     {
         private static ReductionOperation<T> min, max, add, multiply, logicalAnd, logicalOr, bitwiseAnd, bitwiseOr, exclusiveOr;
 
         /// <summary>The smaller of two values (by &lt;).</summary>
-        public static ReductionOperation<T> Min => min ??= Choose(true);
+        public static ReductionOperation<T> Min { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => min ?? (min = Choose(true)); }
         /// <summary>The larger of two values (by &lt;).</summary>
-        public static ReductionOperation<T> Max => max ??= Choose(false);
+        public static ReductionOperation<T> Max { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => max ?? (max = Choose(false)); }
         /// <summary>x + y (string: concatenation).</summary>
-        public static ReductionOperation<T> Add => add ??= typeof(T) == typeof(string)
+        public static ReductionOperation<T> Add { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => add ?? (add = MakeAdd()); }
+        /// <summary>x * y.</summary>
+        public static ReductionOperation<T> Multiply { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => multiply ?? (multiply = Build(Expression.Multiply, "op_Multiply")); }
+        /// <summary>Logical and (bool: &amp;&amp;; integers: nonzero both, as C's &amp;&amp;).</summary>
+        public static ReductionOperation<T> LogicalAnd { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => logicalAnd ?? (logicalAnd = Logical(true)); }
+        /// <summary>Logical or (bool: ||; integers: nonzero either).</summary>
+        public static ReductionOperation<T> LogicalOr { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => logicalOr ?? (logicalOr = Logical(false)); }
+        /// <summary>x &amp; y.</summary>
+        public static ReductionOperation<T> BitwiseAnd { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => bitwiseAnd ?? (bitwiseAnd = Build(Expression.And, "op_BitwiseAnd")); }
+        /// <summary>x | y.</summary>
+        public static ReductionOperation<T> BitwiseOr { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => bitwiseOr ?? (bitwiseOr = Build(Expression.Or, "op_BitwiseOr")); }
+        /// <summary>x ^ y.</summary>
+        public static ReductionOperation<T> ExclusiveOr { [MethodImpl(MethodImplOptions.AggressiveInlining)] get => exclusiveOr ?? (exclusiveOr = Build(Expression.ExclusiveOr, "op_ExclusiveOr")); }
+
+        // The getters read a field and nothing else, so they inline into a reduction's call
+        // site (this runs on every reduction: a getter that also built would not).
+        private static ReductionOperation<T> MakeAdd() => typeof(T) == typeof(string)
             ? (ReductionOperation<T>)(object)(ReductionOperation<string>)string.Concat
             : Build(Expression.Add, "op_Addition");
-        /// <summary>x * y.</summary>
-        public static ReductionOperation<T> Multiply => multiply ??= Build(Expression.Multiply, "op_Multiply");
-        /// <summary>Logical and (bool: &amp;&amp;; integers: nonzero both, as C's &amp;&amp;).</summary>
-        public static ReductionOperation<T> LogicalAnd => logicalAnd ??= Logical(true);
-        /// <summary>Logical or (bool: ||; integers: nonzero either).</summary>
-        public static ReductionOperation<T> LogicalOr => logicalOr ??= Logical(false);
-        /// <summary>x &amp; y.</summary>
-        public static ReductionOperation<T> BitwiseAnd => bitwiseAnd ??= Build(Expression.And, "op_BitwiseAnd");
-        /// <summary>x | y.</summary>
-        public static ReductionOperation<T> BitwiseOr => bitwiseOr ??= Build(Expression.Or, "op_BitwiseOr");
-        /// <summary>x ^ y.</summary>
-        public static ReductionOperation<T> ExclusiveOr => exclusiveOr ??= Build(Expression.ExclusiveOr, "op_ExclusiveOr");
 
         private static ReductionOperation<T> Build(Func<Expression, Expression, BinaryExpression> make, string name)
         {
@@ -100,8 +105,15 @@ namespace MPI
         /// <summary>An operation object for <paramref name="op"/> (MPI.NET's low-level form).</summary>
         public Operation(ReductionOperation<T> op) => this.op = op ?? throw new ArgumentNullException(nameof(op));
 
-        /// <summary>The delegate.</summary>
+        /// <summary>The delegate (MPI.NET: the raw MPI_Op, for its MPI.Unsafe calls, which are not ported).</summary>
         public ReductionOperation<T> Op => op;
+
+        /// <summary>
+        /// Nothing to free (MPI.NET freed the MPI_Op it made here; this layer makes one per
+        /// delegate on first use and keeps it with the delegate): kept so that MPI.NET's
+        /// <c>using (var op = new Operation&lt;T&gt;(f))</c> compiles.
+        /// </summary>
+        public void Dispose() { }
     }
 
     /// <summary>Which of MPI's own operations a delegate of <see cref="Operation{T}"/> is, for T.</summary>
@@ -114,6 +126,7 @@ namespace MPI
         private static bool IsFloat(Type t) => t == typeof(float) || t == typeof(double);
 
         /// <summary>MPI's own op for <paramref name="op"/> on T, or null (then a user op runs it).</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal static Op For<T>(ReductionOperation<T> op)
         {
             // A few reference comparisons against a table made once per T (this runs on every

@@ -105,10 +105,22 @@ namespace MPI
             throw new ArgumentException("MPI: a Port sends and receives ArrayTypedBuffers", nameof(buf));
     }
 
+    /// <summary>
+    /// Fig. 4's <c>Communicator.World</c>, in a base class of <see cref="Communicator"/> so that C#
+    /// finds it through Communicator while Visual Basic, whose names ignore case, finds
+    /// MPI.NET's <see cref="Communicator.world"/> (declared on Communicator itself, it hides this
+    /// one there; beside it, VB refused every <c>MPI.Communicator.world</c> as ambiguous).
+    /// </summary>
+    public abstract class Seed002Communicator
+    {
+        private protected Seed002Communicator() { }
+
+        /// <summary>Fig. 4's name of <see cref="Communicator.world"/>.</summary>
+        public static Intracommunicator World => Communicator.world;
+    }
+
     public abstract partial class Communicator
     {
-        /// <summary>Fig. 4's name of <see cref="world"/>.</summary>
-        public static Intracommunicator World => world;
 
         /// <summary>Fig. 4's port to process <paramref name="rank"/> of this communicator.</summary>
         public Port this[int rank]

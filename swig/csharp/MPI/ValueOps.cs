@@ -44,6 +44,8 @@ namespace MPI
         /// <paramref name="thrown"/> is the exception where it was thrown here.
         /// </summary>
         internal abstract T AllreduceOneChecked(Comm c, T value, ReductionOperation<T> op, out bool failed, out Exception thrown);
+        /// <summary>The user op of <paramref name="op"/> over [value, flag] pairs (cached per delegate).</summary>
+        internal abstract Op CheckedOp(ReductionOperation<T> op);
         /// <summary>One value's reduce and scans, with no arrays (the result at the root; elsewhere undefined).</summary>
         internal abstract T ReduceOne(Comm c, T value, Op op, int root);
         internal abstract T ScanOne(Comm c, T value, Op op, bool exclusive);
@@ -63,6 +65,66 @@ namespace MPI
         /// rank order); the same Op for the same delegate (cached: callers do not dispose it).
         /// </summary>
         internal abstract Op UserOp(ReductionOperation<T> op);
+    }
+
+    /// <summary>
+    /// T's oompi TypeKind as an int when T is a primitive (a number, bool, char, or an enum of
+    /// one), else -1: then the layer's reductions of MPI's own ops call oompi's plain C entry
+    /// point directly (<see cref="Comm.AllreduceFast"/>), as oompi's own Comm.Allreduce&lt;T&gt;
+    /// does, with no ValueOps dispatch or MpiBuffer in between.
+    /// </summary>
+    internal static class PrimitiveKind<T>
+    {
+        internal static readonly int Code =
+            !RuntimeHelpers.IsReferenceOrContainsReferences<T>() && MpiBuffer.KindOrNull(typeof(T)) is TypeKind k ? (int)k : -1;
+    }
+
+    /// <summary>
+    /// The exception a delegate threw inside a checked user op (<see cref="ValueOps{T}.CheckedOp"/>):
+    /// the op runs on the calling thread, during the MPI call; null between calls.
+    /// </summary>
+    internal static class CheckedOpError
+    {
+        [ThreadStatic] internal static Exception Pending;
+
+        internal static Exception Take()
+        {
+            var e = Pending;
+            if (e is not null) Pending = null;
+            return e;
+        }
+    }
+
+    /// <summary>A value and its failure flag, as a checked user op combines them (two Ts, no padding).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct Flagged<T>
+    {
+        internal T Value, Flag;
+
+        /// <summary>Whether the flag's first byte is set (the op sets it where the delegate threw).</summary>
+        internal bool IsSet => Unsafe.As<T, byte>(ref Flag) != 0;
+    }
+
+    /// <summary>The checked user op of the last delegate used with T (a loop reuses one), else ValueOps' table.</summary>
+    internal static class CheckedOps<T>
+    {
+        private sealed record Last(ReductionOperation<T> Function, Op Op);
+        private static Last last;  // read and replaced as one object
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal static Op For(ReductionOperation<T> op)
+        {
+            var l = last;
+            return l is not null && ReferenceEquals(l.Function, op) ? l.Op : Miss(op);
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static Op Miss(ReductionOperation<T> op)
+        {
+            var made = ValueOps<T>.For.CheckedOp(op);
+            last = new Last(op, made);
+            return made;
+        }
     }
 
     internal sealed class UnmanagedOps<U> : ValueOps<U> where U : unmanaged
@@ -137,12 +199,7 @@ namespace MPI
         // first byte is 1 once the delegate threw anywhere. (A struct of U and an int would need
         // an MPI struct datatype, which MPI copies several times slower than U's; MPI splits a
         // reduction only at element boundaries of long messages, never a 2-element one.)
-        [ThreadStatic] private static Exception opError;  // the op runs on the calling thread
         private static readonly ConditionalWeakTable<ReductionOperation<U>, Op> checkedOps = new();
-        // The last delegate and its op, as one object (read and replaced atomically): a loop
-        // reuses one delegate, and then no table look-up is needed.
-        private sealed record LastOp(ReductionOperation<U> Function, Op Op);
-        private static LastOp lastChecked;
 
         private static bool Flagged(U u) => MemoryMarshal.AsBytes(MemoryMarshal.CreateReadOnlySpan(ref u, 1))[0] != 0;
 
@@ -153,11 +210,9 @@ namespace MPI
             return u;
         }
 
-        private static Op CheckedOp(ReductionOperation<U> op)
+        internal override Op CheckedOp(ReductionOperation<U> op)
         {
-            var last = lastChecked;
-            if (last is not null && ReferenceEquals(last.Function, op)) return last.Op;
-            var made = checkedOps.GetValue(op, static f => Op.Create<U>((input, inOut) =>
+            return checkedOps.GetValue(op, static f => Op.Create<U>((input, inOut) =>
             {
                 for (int i = 0; i + 1 < inOut.Length; i += 2)
                 {
@@ -170,29 +225,38 @@ namespace MPI
                     catch (Exception e)
                     {
                         inOut[i + 1] = Flag();
-                        opError ??= e;
+                        CheckedOpError.Pending ??= e;
                     }
                 }
             }, commutative: false));
-            lastChecked = new LastOp(op, made);
-            return made;
         }
 
-        internal override U AllreduceOneChecked(Comm c, U value, ReductionOperation<U> op, out bool failed, out Exception thrown)
+        internal override unsafe U AllreduceOneChecked(Comm c, U value, ReductionOperation<U> op, out bool failed, out Exception thrown)
         {
-            var user = CheckedOp(op);
+            var user = CheckedOps<U>.For(op);
+            int kind = MpiBuffer.PrimitiveCode<U>();
+            if (kind < 0) return AllreduceOneCheckedStruct(c, value, user, out failed, out thrown);
+            // A primitive U: oompi's plain C entry point, outside a try block (the runtime inlines
+            // a P/Invoke there only); the op's exception is read after it, whatever happened.
+            U* send = stackalloc U[2];
+            U* result = stackalloc U[2];
+            send[0] = value;
+            int rc = c.TryAllreduceFast(send, 2, result, 2, kind, user);
+            thrown = CheckedOpError.Take();
+            if (rc != 0) throw Comm.TakePending();
+            failed = Flagged(result[1]) || thrown is not null;
+            return result[0];
+        }
+
+        // A struct U: its StructDatatype through MpiBuffer.
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static U AllreduceOneCheckedStruct(Comm c, U value, Op user, out bool failed, out Exception thrown)
+        {
             Span<U> send = stackalloc U[2];
             Span<U> result = stackalloc U[2];
             send[0] = value;
-            send[1] = default;
-            // opError is null between calls (set only by a throwing op, cleared here): one
-            // thread-static read on the common path.
             try { c.Allreduce((ReadOnlySpan<U>)send, result, user); }
-            finally
-            {
-                thrown = opError;
-                if (thrown is not null) opError = null;
-            }
+            finally { thrown = CheckedOpError.Take(); }
             failed = Flagged(result[1]) || thrown is not null;
             return result[0];
         }

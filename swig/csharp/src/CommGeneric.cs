@@ -18,8 +18,45 @@ namespace Oompi
             Reduce(B(sendbuf), B(recvbuf), operation, root);
         public void ReduceInPlace<T>(T[] buf, Op operation, int root) where T : unmanaged =>
             ReduceInPlace(B(buf), operation, root);
-        public void Allreduce<T>(T[] sendbuf, T[] recvbuf, Op operation) where T : unmanaged =>
+        // Primitive arrays and spans: the plain C entry point (FastPath.Allreduce), inlined into
+        // the caller as Send<T> is; the general case (structs, null arrays) apart.
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        public void Allreduce<T>(T[] sendbuf, T[] recvbuf, Op operation) where T : unmanaged
+        {
+            int kind = MpiBuffer.PrimitiveCode<T>();
+            if (kind < 0 || sendbuf is null || recvbuf is null)
+            {
+                AllreduceGeneral(sendbuf, recvbuf, operation);
+                return;
+            }
+            fixed (T* s = sendbuf) fixed (T* r = recvbuf)
+                AllreduceFast(s, sendbuf.Length, r, recvbuf.Length, kind, operation);
+        }
+
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private void AllreduceGeneral<T>(T[] sendbuf, T[] recvbuf, Op operation) where T : unmanaged =>
             Allreduce(B(sendbuf), B(recvbuf), operation);
+
+        /// <summary>Allreduce of pinned primitives of TypeKind <paramref name="kind"/> (namespace MPI calls it too).</summary>
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        internal void AllreduceFast(void* send, long sendCount, void* recv, long recvCount, int kind, Op operation)
+        {
+            if (TryAllreduceFast(send, sendCount, recv, recvCount, kind, operation) != 0) ThrowPending();
+        }
+
+        /// <summary>As AllreduceFast; nonzero: the exception is pending (<see cref="TakePending"/>).</summary>
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+        internal int TryAllreduceFast(void* send, long sendCount, void* recv, long recvCount, int kind, Op operation)
+        {
+            int rc = FastPath.Allreduce(swigCPtr.Handle, send, sendCount, recv, recvCount, kind,
+                                        HandleArg.Live(Op.getCPtr(operation), operation, nameof(operation)).Handle);
+            GC.KeepAlive(this);  // the native comm and op live until the call returns
+            GC.KeepAlive(operation);
+            return rc;
+        }
+
+        /// <summary>The exception a fast entry point left pending.</summary>
+        internal static Exception TakePending() => MpiPINVOKE.SWIGPendingException.Retrieve();
         public void AllreduceInPlace<T>(T[] buf, Op operation) where T : unmanaged =>
             AllreduceInPlace(B(buf), operation);
         public void Gather<T>(T[] sendbuf, T[] recvbuf, int root) where T : unmanaged =>
@@ -54,11 +91,20 @@ namespace Oompi
             fixed (T* s = sendbuf) fixed (T* r = recvbuf)
                 Reduce(MpiBuffer.Of(s, sendbuf.Length), MpiBuffer.Of(r, recvbuf.Length), operation, root);
         }
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
         public void Allreduce<T>(ReadOnlySpan<T> sendbuf, Span<T> recvbuf, Op operation) where T : unmanaged
         {
+            int kind = MpiBuffer.PrimitiveCode<T>();
             fixed (T* s = sendbuf) fixed (T* r = recvbuf)
-                Allreduce(MpiBuffer.Of(s, sendbuf.Length), MpiBuffer.Of(r, recvbuf.Length), operation);
+            {
+                if (kind >= 0) AllreduceFast(s, sendbuf.Length, r, recvbuf.Length, kind, operation);
+                else AllreduceGeneral(s, sendbuf.Length, r, recvbuf.Length, operation);
+            }
         }
+
+        [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+        private void AllreduceGeneral<T>(T* s, int sendCount, T* r, int recvCount, Op operation) where T : unmanaged =>
+            Allreduce(MpiBuffer.Of(s, sendCount), MpiBuffer.Of(r, recvCount), operation);
         public void AllreduceInPlace<T>(Span<T> buf, Op operation) where T : unmanaged
         {
             fixed (T* p = buf) AllreduceInPlace(MpiBuffer.Of(p, buf.Length), operation);

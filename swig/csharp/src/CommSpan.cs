@@ -134,5 +134,9 @@ namespace Oompi
         [DllImport(MpiPINVOKE.LibraryName, EntryPoint = "oompi_cs_recv")]
         internal static extern int Recv(IntPtr comm, void* data, long count, int kind, int source, int tag,
                                         StatusData* status);
+
+        [DllImport(MpiPINVOKE.LibraryName, EntryPoint = "oompi_cs_allreduce")]
+        internal static extern int Allreduce(IntPtr comm, void* send, long sendCount, void* recv, long recvCount,
+                                             int kind, IntPtr op);
     }
 }

@@ -79,7 +79,6 @@ namespace OompiBench
         object OLocal(object v, Objects.ByteSink sink);
         byte[] OEncode(object v, Objects.ByteSink sink);
         object OLocalDecode(byte[] b, int n);
-        byte[] OEncodeArray(object v);  // Wire.Serialize's own array (the profile: runs on older Oompi.dll too)
         byte[] PackBytes(object v, Objects.ByteSink sink, bool circular);
         object PackRead(ReadOnlySpan<byte> bytes, bool circular);
     }
@@ -111,7 +110,6 @@ namespace OompiBench
             return sink.Buf;
         }
         public object OLocalDecode(byte[] b, int n) => Wire.Deserialize<T>(b, 0, n);
-        public byte[] OEncodeArray(object v) => Wire.Serialize((T)v);
 
         public byte[] PackBytes(object v, Objects.ByteSink sink, bool circular)
         {
@@ -427,8 +425,10 @@ namespace OompiBench
                         sink ??= new Objects.ByteSink();
                         byte[] bytes = null;
                         int len = 0;
+                        // Both into the same reused buffer (a new array per encode would time the
+                        // allocation: for large messages on the large-object heap, with gen2 collections).
                         Action enc = sys == "oompi"
-                            ? () => { bytes = shape.OEncodeArray(value); len = bytes.Length; }
+                            ? () => { bytes = shape.OEncode(value, sink); len = sink.Count; }
                             : () => { bytes = shape.PackBytes(value, sink, circ); len = sink.Count; };
                         Action dec = sys == "oompi"
                             ? () => shape.OLocalDecode(bytes, len)

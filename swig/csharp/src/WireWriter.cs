@@ -393,7 +393,9 @@ namespace Oompi
         private void Remember(object o, uint id)
         {
             if (id > (uint)byId.Length) GrowById(id);
-            byId[id - 1] = o;
+            // Stored through a ref: an object[] element store is otherwise a call to the
+            // runtime's covariance check (the array could be a string[]), once per object.
+            Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(byId), (int)id - 1) = o;
             if (id > maxId) maxId = id;
         }
 

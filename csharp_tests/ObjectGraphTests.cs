@@ -1,4 +1,6 @@
+using System.Reflection;
 using System.Text;
+using System.Threading;
 
 namespace Oompi.Tests
 {
@@ -69,6 +71,69 @@ namespace Oompi.Tests
             for (var p = got; p != null; p = p.Next, count++)
                 if (p.Value != count) Assert.Fail($"node {count}");
             Assert.Equal(n, count);
+        }
+
+        // n knots: Right links them in a ring (0, 1, ..., n-1, back to 0), Left of knot i is knot
+        // i / 2 (shared, written before it); made between short-lived arrays, so that the first
+        // compacting collection moves them.
+        private static Knot Knots(int n)
+        {
+            var k = new Knot[n];
+            for (int i = 0; i < n; i++)
+            {
+                k[i] = new Knot { Id = i };
+                GC.KeepAlive(new byte[40 + i % 64]);
+            }
+            for (int i = 0; i < n; i++)
+            {
+                k[i].Left = k[i / 2];
+                k[i].Right = k[(i + 1) % n];
+            }
+            return k[0];
+        }
+
+        [Fact]
+        public void IdentitySurvivesCollectionsWhileWriting()
+        {
+            // The writer keys objects by their address while the GC moves nothing, and writes a
+            // message again by identity hash when a collection came (WireWriter's IdentityMap). With
+            // compacting collections running all the time on another thread, every message must
+            // be the same bytes, and read back with its shared and cyclic links.
+            if (Rank != 0) return;  // in process: one rank is enough
+            const int n = 50_000;
+            byte[] expected = Wire.Serialize(Knots(n));
+            Assert.Equal(n * 12L + 4, expected.Length);  // per knot: new id, Id, Left's id; the ring's close
+            var counter = typeof(Wire).GetField("rewrites", BindingFlags.NonPublic | BindingFlags.Static)
+                ?? throw new MissingFieldException("Oompi.Wire.rewrites (the count of messages written again)");
+            long before = (long)counter.GetValue(null);
+            int stop = 0;
+            var collector = new Thread(() =>
+            {
+                while (Volatile.Read(ref stop) == 0) GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+            });
+            collector.Start();
+            int rounds = 0;
+            try
+            {
+                // At least 8 messages, and on until one of them met a collection (at most 200).
+                for (; rounds < 8 || ((long)counter.GetValue(null) == before && rounds < 200); rounds++)
+                {
+                    byte[] bytes = Wire.Serialize(Knots(n));
+                    if (!bytes.AsSpan().SequenceEqual(expected)) Assert.Fail($"message {rounds}: other bytes than without collections");
+                    var got = new Knot[n];
+                    var p = Wire.Deserialize<Knot>(bytes);
+                    for (int i = 0; i < n; i++, p = p.Right) got[i] = p;
+                    Assert.Same(got[0], p);
+                    for (int i = 0; i < n; i++)
+                        if (got[i].Id != i || !ReferenceEquals(got[i].Left, got[i / 2])) Assert.Fail($"message {rounds}: knot {i}");
+                }
+            }
+            finally
+            {
+                Volatile.Write(ref stop, 1);
+                collector.Join();
+            }
+            Assert.True((long)counter.GetValue(null) > before, $"no message of {rounds} met a collection while written");
         }
 
         [Fact]

@@ -160,6 +160,14 @@ namespace Oompi.Tests
         [Transportable] public PlainNode Mark;
     }
 
+    /// <summary>A node with a reference written by recursion (Left) and a tail link (Right).</summary>
+    public sealed class Knot
+    {
+        [Transportable] public int Id;
+        [Transportable] public Knot Left;
+        [Transportable] public Knot Right;
+    }
+
     /// <summary>An MPI.NET user's class: [Serializable], nothing of oompi's marked.</summary>
     [Serializable]
     public class SerialBase

@@ -79,7 +79,6 @@ namespace OompiBench
         object OLocal(object v, Objects.ByteSink sink);
         byte[] OEncode(object v, Objects.ByteSink sink);
         object OLocalDecode(byte[] b, int n);
-        byte[] OEncodeArray(object v);  // Wire.Serialize's own array (the profile: runs on older Oompi.dll too)
         byte[] PackBytes(object v, Objects.ByteSink sink, bool circular);
         object PackRead(ReadOnlySpan<byte> bytes, bool circular);
     }
@@ -111,7 +110,6 @@ namespace OompiBench
             return sink.Buf;
         }
         public object OLocalDecode(byte[] b, int n) => Wire.Deserialize<T>(b, 0, n);
-        public byte[] OEncodeArray(object v) => Wire.Serialize((T)v);
 
         public byte[] PackBytes(object v, Objects.ByteSink sink, bool circular)
         {
@@ -357,26 +355,43 @@ namespace OompiBench
             return s.PackRead(new ReadOnlySpan<byte>(buf, 0, sink.Count), circ);
         }
 
-        static double Block(string sys, IShape s, Comm c, int peer, long iters, long expect)
+        // Collections per system, metric and size on this rank (gen0, gen1, gen2 counts over the
+        // iterations counted): the table's GC line (does one system make the GC work more?).
+        static readonly Dictionary<(string metric, int n, string sys), (long iters, long g0, long g1, long g2)> gcs = new();
+
+        static (int, int, int) GcNow() => (GC.CollectionCount(0), GC.CollectionCount(1), GC.CollectionCount(2));
+
+        static void CountGcs(string metric, int n, string sys, long iters, (int g0, int g1, int g2) before)
+        {
+            var now = GcNow();
+            gcs.TryGetValue((metric, n, sys), out var a);
+            gcs[(metric, n, sys)] = (a.iters + iters, a.g0 + now.Item1 - before.g0, a.g1 + now.Item2 - before.g1, a.g2 + now.Item3 - before.g2);
+        }
+
+        static double Block(string sys, IShape s, Comm c, int peer, long iters, long expect, int n = 0)
         {
             c.Barrier();
             bool first = c.Rank == 0;
+            var gc0 = GcNow();
             long t0 = Stopwatch.GetTimestamp();
             object got = null;
             for (long i = 0; i < iters; i++) got = RoundTrip(sys, s, c, peer, first);
             double t = (Stopwatch.GetTimestamp() - t0) / (double)Stopwatch.Frequency;
+            if (n != 0) CountGcs("roundtrip_us", n, sys, iters, gc0);
             if (s.Digest(got) != expect) throw new Exception($"{s.Bench}: {sys}'s value came back wrong");
             return t;
         }
 
-        static double LocalBlock(string sys, IShape s, Comm c, long iters, long expect)
+        static double LocalBlock(string sys, IShape s, Comm c, long iters, long expect, int n)
         {
             c.Barrier();
             if (c.Rank != 0) { c.Barrier(); return 0; }
+            var gc0 = GcNow();
             long t0 = Stopwatch.GetTimestamp();
             object got = null;
             for (long i = 0; i < iters; i++) got = Local(sys, s);
             double t = (Stopwatch.GetTimestamp() - t0) / (double)Stopwatch.Frequency;
+            CountGcs("local_us", n, sys, iters, gc0);
             c.Barrier();
             if (s.Digest(got) != expect) throw new Exception($"{s.Bench}: {sys}'s local copy is wrong");
             return t;
@@ -410,15 +425,24 @@ namespace OompiBench
                         sink ??= new Objects.ByteSink();
                         byte[] bytes = null;
                         int len = 0;
+                        // Both into the same reused buffer (a new array per encode would time the
+                        // allocation: for large messages on the large-object heap, with gen2 collections).
                         Action enc = sys == "oompi"
-                            ? () => { bytes = shape.OEncodeArray(value); len = bytes.Length; }
+                            ? () => { bytes = shape.OEncode(value, sink); len = sink.Count; }
                             : () => { bytes = shape.PackBytes(value, sink, circ); len = sink.Count; };
                         Action dec = sys == "oompi"
                             ? () => shape.OLocalDecode(bytes, len)
                             : () => shape.PackRead(new ReadOnlySpan<byte>(bytes, 0, len), circ);
-                        double e = Time(enc, seconds), d = Time(dec, seconds);
+                        // What the echoing rank of a round trip does: decode, then encode the copy
+                        // (objects nobody has encoded before), into the same reused buffer.
+                        enc();
+                        byte[] received = bytes.AsSpan(0, len).ToArray();
+                        Action echo = sys == "oompi"
+                            ? () => shape.OEncode(shape.OLocalDecode(received, received.Length), sink)
+                            : () => shape.PackBytes(shape.PackRead(received, circ), sink, circ);
+                        double e = Time(enc, seconds), d = Time(dec, seconds), x = Time(echo, seconds);
                         Console.WriteLine(FormattableString.Invariant(
-                            $"{shape.Bench} n={n} {sys}: encode {e * 1e9 / n:F1} ns/node, decode {d * 1e9 / n:F1} ns/node, {len} bytes"));
+                            $"{shape.Bench} n={n} {sys}: encode {e * 1e9 / n:F1} ns/node, decode {d * 1e9 / n:F1} ns/node, decode + encode of the copy {x * 1e9 / n:F1} ns/node, {len} bytes"));
                     }
                 }
             }
@@ -483,12 +507,12 @@ namespace OompiBench
                         if (r > 0 && Share(world, rank == 0 && clock.Elapsed.TotalSeconds > maxSeconds ? 1 : 0) != 0) break;
                         foreach (int k in Order(systems.Length, r))
                         {
-                            double sec = Block(systems[k], shape, world, peer, iters, Expect(shape, systems[k], expect));
+                            double sec = Block(systems[k], shape, world, peer, iters, Expect(shape, systems[k], expect), n);
                             if (rank == 0) samples[("roundtrip_us", n, systems[k], r)] = sec / iters * 1e6;
                         }
                         foreach (int k in Order(systems.Length, r + 1000))
                         {
-                            double sec = LocalBlock(systems[k], shape, world, iters, Expect(shape, systems[k], expect));
+                            double sec = LocalBlock(systems[k], shape, world, iters, Expect(shape, systems[k], expect), n);
                             if (rank == 0) samples[("local_us", n, systems[k], r)] = sec / iters * 1e6;
                         }
                     }
@@ -560,6 +584,12 @@ namespace OompiBench
                     sb.Append($"| {n} | " + string.Join(" | ", systems.Select(x => M(x).ToString("F1", CultureInfo.InvariantCulture))) + " | " +
                               string.Join(" | ", systems.Where(x => x != "oompi").Select(x => R(x).ToString("F3", CultureInfo.InvariantCulture) + "×")) + " |\n");
                 }
+                sb.Append("collections on rank 0 per 1,000 " + (metric == "local_us" ? "copies" : "round trips") + " (gen0/gen1/gen2): ");
+                foreach (int n in sizes)
+                    sb.Append($"N={n} " + string.Join(", ", systems.Select(x => gcs.TryGetValue((metric, n, x), out var g) && g.iters > 0
+                        ? FormattableString.Invariant($"{x} {1000.0 * g.g0 / g.iters:F1}/{1000.0 * g.g1 / g.iters:F1}/{1000.0 * g.g2 / g.iters:F1}")
+                        : x + " -")) + "; ");
+                sb.Append('\n');
             }
             return sb.ToString();
         }

@@ -152,16 +152,51 @@ namespace Oompi
                 Boxed.For(value.GetType()).Write(w, value);
                 return;
             }
+            Encode(w, value, static (w, v) => Codec<T>.WriteTop(w, v));
+        }
+
+        // Messages written again because the GC ran while objects were keyed by address (read
+        // by the test IdentitySurvivesCollectionsWhileWriting, to know that it took that path).
+        private static long rewrites;
+
+        /// <summary>
+        /// Writes with <paramref name="body"/> (the ids start at 1), again on a big stack when
+        /// the graph is too deep for this one, and again keyed by identity hash when the GC
+        /// moved objects while the identity map was keyed by their addresses (IdentityMap).
+        /// </summary>
+        private static void Encode<S>(WireWriter w, S state, Action<WireWriter, S> body)
+        {
             int start = w.Pos;
             try
             {
-                Codec<T>.WriteTop(w, value);
+                while (true)
+                {
+                    try
+                    {
+                        try
+                        {
+                            body(w, state);
+                        }
+                        catch (DeepGraphException) when (!onBigStack)
+                        {
+                            w.Pos = start;
+                            w.ResetIds();
+                            OnBigStack(() => body(w, state));
+                        }
+                        if (!w.IdsMoved) return;
+                    }
+                    catch (ObjectsMovedException)
+                    {
+                    }
+                    Interlocked.Increment(ref rewrites);
+                    w.Pos = start;
+                    w.ResetIds();
+                    w.IdsByHash = true;
+                }
             }
-            catch (DeepGraphException) when (!onBigStack)
+            finally
             {
-                w.Pos = start;
-                w.ResetIds();
-                OnBigStack(() => Codec<T>.WriteTop(w, value));
+                if (w.IdsByHash) w.IdsByHash = false;
             }
         }
 
@@ -196,17 +231,7 @@ namespace Oompi
         internal static void WriteSlice<T>(WireWriter w, T[] all, int first, int count)
         {
             w.ResetIds();
-            int start = w.Pos;
-            try
-            {
-                SliceBody(w, all, first, count);
-            }
-            catch (DeepGraphException) when (!onBigStack)
-            {
-                w.Pos = start;
-                w.ResetIds();
-                OnBigStack(() => SliceBody(w, all, first, count));
-            }
+            Encode(w, (all, first, count), static (w, s) => SliceBody(w, s.all, s.first, s.count));
         }
 
         private static void SliceBody<T>(WireWriter w, T[] all, int first, int count)
@@ -263,11 +288,29 @@ namespace Oompi
             error?.Throw();
         }
 
-        /// <summary>Before every nested object: stop before the stack runs out.</summary>
+        /// <summary>
+        /// Before every nested object: stop before the stack runs out. The runtime's check
+        /// (RuntimeHelpers.TryEnsureSufficientExecutionStack: at least 128 KiB left on 64-bit) is
+        /// a call into the runtime, several ns for every node of a graph; so it runs only when
+        /// the stack is deeper than where it last passed minus 16 KiB (this thread's
+        /// <see cref="stackChecked"/>): above that mark, at least 112 KiB are left.
+        /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        internal static void Guard()
+        internal static unsafe void Guard()
+        {
+            byte here;
+            if (~(nuint)(&here) > stackChecked) CheckStack((nuint)(&here));
+        }
+
+        // ~(the lowest stack address that needs no check) on this thread; 0 (the default): every
+        // address needs one. Stored inverted so that a thread's first Guard checks.
+        [ThreadStatic] private static nuint stackChecked;
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private static void CheckStack(nuint here)
         {
             if (!RuntimeHelpers.TryEnsureSufficientExecutionStack()) throw new DeepGraphException();
+            stackChecked = ~(here - (16 << 10));
         }
 
         private static class Boxed

@@ -355,7 +355,8 @@ namespace Oompi
         internal void Register(object o)
         {
             if (objectCount == objects.Length) Array.Resize(ref objects, objectCount * 2);
-            objects[objectCount++] = o;
+            // Through a ref: no covariance check call (see IdentityMap.Remember).
+            Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(objects), objectCount++) = o;
         }
     }
 

@@ -31,6 +31,20 @@ namespace Oompi
 
         internal byte[] ToArray() => Written.ToArray();
 
+        /// <summary>
+        /// True when the identity map keyed objects by address and the GC may have moved them
+        /// since (see <see cref="IdentityMap"/>): the message must be written again with
+        /// <see cref="IdsByHash"/>.
+        /// </summary>
+        internal bool IdsMoved => ids is not null && ids.Moved;
+
+        /// <summary>Keys the identity map by identity hash instead of address (until set back).</summary>
+        internal bool IdsByHash
+        {
+            get => ids is not null && ids.ByHash;
+            set => (ids ??= new IdentityMap()).ByHash = value;
+        }
+
         /// <summary>Forgets every object written so far (a new message or slice starts at id 1).</summary>
         internal void ResetIds()
         {
@@ -288,13 +302,25 @@ namespace Oompi
     }
 
     /// <summary>
-    /// Object -> id by reference identity. The table holds no references: each entry is the
-    /// object's RuntimeHelpers.GetHashCode and its id in one ulong (open addressing, Fibonacci
-    /// hashing, linear probing; 0: empty, as ids are never 0), and an entry whose hash matches
-    /// is confirmed against the object of that id in a list by id. So a probe reads 8 bytes, a
-    /// new object costs a store without a GC write barrier in the table and one at the end of
-    /// the list (stores in order, on the same cards), and clearing the table is a memset the GC
-    /// never scans.
+    /// Object -> id by reference identity. The table holds no references: each entry is a key
+    /// of the object and its id in one ulong (open addressing, Fibonacci hashing, linear
+    /// probing; 0: empty, as ids are never 0), and an entry whose key matches is confirmed
+    /// against the object of that id in a list by id. So a probe reads 8 bytes, a new object
+    /// costs a store without a GC write barrier in the table and one at the end of the list
+    /// (stores in order, on the same cards), and clearing the table is a memset the GC never
+    /// scans.
+    /// <para>
+    /// The key is the object's address (bits 3-34), which costs nothing, unlike its
+    /// RuntimeHelpers.GetHashCode: an object whose hash is asked for the first time (every
+    /// object of a graph just received, when it is sent on) gets one generated and stored in
+    /// its header, 30-60 ns each. An address holds only while the GC moves nothing, so the map
+    /// notes GC.CollectionCount(0) (every collection counts there) before its first key:
+    /// <see cref="Moved"/> says whether a collection came since (checked after the message,
+    /// and every 4,096 new objects: a missed look-up writes an object again, and a cycle would
+    /// go on), and the message is then written again keyed by identity hash
+    /// (<see cref="ByHash"/>), which never changes. A match is always confirmed by reference,
+    /// so a moved object can only be missed, never mistaken for another.
+    /// </para>
     /// </summary>
     internal sealed class IdentityMap
     {
@@ -303,9 +329,29 @@ namespace Oompi
         private int count;
         private uint maxId;
         private int shift = 32 - 6;
+        private int collections;  // GC.CollectionCount(0) before the first key of the message
+
+        /// <summary>Keys by identity hash (a message written again after the GC moved objects).</summary>
+        internal bool ByHash;
+
+        /// <summary>True when addresses were used as keys and a collection came since the first.</summary>
+        internal bool Moved => !ByHash && count != 0 && GC.CollectionCount(0) != collections;
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        private int Slot(uint hash) => (int)((hash * 2654435769u) >> shift);
+        private int Slot(uint key) => (int)((key * 2654435769u) >> shift);
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private uint Key(object o) => ByHash ? (uint)RuntimeHelpers.GetHashCode(o) : AddressKey(o);
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private static unsafe uint AddressKey(object o) =>
+            (uint)((nuint)Unsafe.AsPointer(ref Unsafe.As<RawObject>(o).First) >> 3);
+
+        /// <summary>Any object seen as its first field's storage, for its address (never dereferenced).</summary>
+        private sealed class RawObject
+        {
+            internal byte First;
+        }
 
         /// <summary>
         /// Asks the processor to fetch o's slot of the table now, for a look-up that comes soon:
@@ -317,7 +363,7 @@ namespace Oompi
         internal unsafe void Prefetch(object o)
         {
             if (!System.Runtime.Intrinsics.X86.Sse.IsSupported || table.Length <= 1 << 14) return;  // 128 KiB: in the cache
-            int i = Slot((uint)RuntimeHelpers.GetHashCode(o));
+            int i = Slot(Key(o));
             System.Runtime.Intrinsics.X86.Sse.Prefetch0(Unsafe.AsPointer(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(table), i)));
         }
 
@@ -325,28 +371,31 @@ namespace Oompi
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal uint GetOrAdd(object o, uint id)
         {
-            uint hash = (uint)RuntimeHelpers.GetHashCode(o);
+            if (count == 0) collections = GC.CollectionCount(0);  // before the first address is read
+            uint key = Key(o);
             ulong[] t = table;
             int mask = t.Length - 1;
-            for (int i = Slot(hash); ; i = (i + 1) & mask)
+            for (int i = Slot(key); ; i = (i + 1) & mask)
             {
                 ulong e = t[i];
                 if (e == 0)
                 {
-                    t[i] = (ulong)hash << 32 | id;
+                    t[i] = (ulong)key << 32 | id;
                     Remember(o, id);
                     if (++count * 2 > t.Length) Grow();
+                    if ((count & 4095) == 0 && Moved) throw new ObjectsMovedException();
                     return 0;
                 }
-                if ((uint)(e >> 32) == hash && ReferenceEquals(byId[(int)(uint)e - 1], o)) return (uint)e;
+                if ((uint)(e >> 32) == key && ReferenceEquals(byId[(int)(uint)e - 1], o)) return (uint)e;
             }
         }
-
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private void Remember(object o, uint id)
         {
             if (id > (uint)byId.Length) GrowById(id);
-            byId[id - 1] = o;
+            // Stored through a ref: an object[] element store is otherwise a call to the
+            // runtime's covariance check (the array could be a string[]), once per object.
+            Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(byId), (int)id - 1) = o;
             if (id > maxId) maxId = id;
         }
 
@@ -356,14 +405,14 @@ namespace Oompi
 
         internal uint Get(object o)
         {
-            uint hash = (uint)RuntimeHelpers.GetHashCode(o);
+            uint key = Key(o);
             ulong[] t = table;
             int mask = t.Length - 1;
-            for (int i = Slot(hash); ; i = (i + 1) & mask)
+            for (int i = Slot(key); ; i = (i + 1) & mask)
             {
                 ulong e = t[i];
                 if (e == 0) return 0;
-                if ((uint)(e >> 32) == hash && ReferenceEquals(byId[(int)(uint)e - 1], o)) return (uint)e;
+                if ((uint)(e >> 32) == key && ReferenceEquals(byId[(int)(uint)e - 1], o)) return (uint)e;
             }
         }
 
@@ -402,5 +451,14 @@ namespace Oompi
             }
             count = 0;
         }
+    }
+
+    /// <summary>
+    /// The GC moved objects while the identity map was keyed by address (IdentityMap.Moved):
+    /// caught by Wire's entry points, which write the message again keyed by identity hash.
+    /// Never seen by callers, so no SerializationException.
+    /// </summary>
+    internal sealed class ObjectsMovedException : Exception
+    {
     }
 }

@@ -17,6 +17,7 @@ final class ConformanceSuitePrograms {
     freedGroup(world);
     noProcMessage(world);
     testAllStatuses(world, me, n);
+    windowHints(world, me);
   }
 
   /** pt2pt/Testall: Request.testAllStatus gives each request's status (source, tag), not empty ones. */
@@ -174,5 +175,34 @@ final class ConformanceSuitePrograms {
     Conformance.fails(MPI.ERR_GROUP, "create from a freed group", () -> world.create(half));
     Conformance.fails(MPI.ERR_GROUP, "createGroup from a freed group", () -> world.createGroup(half, 5));
     g.free();
+  }
+  /**
+   * onesided/CLockIllegal: a window made with the no_locks=true hint refuses lock and lockAll
+   * (MPI_ERR_RMA_SYNC), whatever the osc component; Win.getInfo/setInfo reach MPI's hints.
+   */
+  static void windowHints(Intracomm world, int me) throws Exception {
+    Info info = new Info();
+    info.set("no_locks", "true");
+    IntBuffer mem = MPI.newIntBuffer(1);
+    Win win = new Win(mem, 1, 1, info, world);
+    info.free();
+    win.setErrhandler(MPI.ERRORS_RETURN);
+    Conformance.fails(MPI.ERR_RMA_SYNC, "lock with no_locks", () -> win.lock(MPI.LOCK_SHARED, me, 0));
+    Conformance.fails(MPI.ERR_RMA_SYNC, "lockAll with no_locks", () -> win.lockAll(0));
+    Info got = win.getInfo();
+    check(got != null, "Win.getInfo gives an Info");
+    String v = got.get("no_locks");
+    check(v == null || v.equals("true"), "getInfo's no_locks is the hint given: " + v);
+    got.free();
+    Conformance.fails(-1, "setInfo(null)", () -> win.setInfo(null));
+    win.fence(0);  // active target still works
+    win.put(mem, 1, MPI.INT, me, 0, 1, MPI.INT);
+    win.fence(0);
+    win.free();
+    Conformance.fails(MPI.ERR_WIN, "getInfo of a freed window", () -> win.getInfo());
+    Win plain = new Win(MPI.newIntBuffer(1), 1, 1, MPI.INFO_NULL, world);
+    plain.lock(MPI.LOCK_SHARED, me, 0);  // no hint: locks as before
+    plain.unlock(me);
+    plain.free();
   }
 }

@@ -18,6 +18,7 @@ final class ConformanceSuitePrograms {
     noProcMessage(world);
     testAllStatuses(world, me, n);
     windowHints(world, me);
+    portAtRootOnly(world, me, n);
   }
 
   /** pt2pt/Testall: Request.testAllStatus gives each request's status (source, tag), not empty ones. */
@@ -204,5 +205,35 @@ final class ConformanceSuitePrograms {
     plain.lock(MPI.LOCK_SHARED, me, 0);  // no hint: locks as before
     plain.unlock(me);
     plain.free();
+  }
+  /**
+   * collective_intercomm/*: the port of accept/connect matters at the root only; the other
+   * ranks pass null, as in C. Skipped where the MPI library has no ports (MPICH's ucx netmod).
+   */
+  static void portAtRootOnly(Intracomm world, int me, int n) throws Exception {
+    if (n < 2) return;
+    int color = me % 2;  // even ranks accept, odd ranks connect; world ranks 0 and 1 are the roots
+    Intracomm side = world.split(color, me);
+    String port = null;
+    int[] len = {0};
+    if (me == 0) {
+      try { port = Intracomm.openPort(); } catch (MPIException e) { port = ""; }
+      len[0] = port.length();
+    }
+    world.bcast(len, 1, MPI.INT, 0);
+    if (len[0] > 0) {
+      char[] name = me == 0 ? port.toCharArray() : new char[len[0]];
+      if (me == 0) world.send(name, len[0], MPI.CHAR, 1, 78);
+      if (me == 1) { world.recv(name, len[0], MPI.CHAR, 0, 78); port = new String(name); }
+      Intercomm inter = color == 0 ? side.accept(me == 0 ? port : null, 0)
+                                   : side.connect(me == 1 ? port : null, 0);
+      check(inter.getRemoteSize() == (color == 0 ? n / 2 : (n + 1) / 2), "accept/connect: the remote group");
+      int[] sum = {0}, one = {1};
+      inter.allReduce(one, sum, 1, MPI.INT, MPI.SUM);
+      check(sum[0] == (color == 0 ? n / 2 : (n + 1) / 2), "allReduce over the new intercommunicator");
+      inter.disconnect();
+      if (me == 0) Intracomm.closePort(port);
+    }
+    side.free();
   }
 }

@@ -180,8 +180,16 @@ private:
       sd = describe(*in);
       sbuf = sd.data;
       if (at_root) {
-        rd = prepare_blocks(out, static_cast<std::size_t>(n), sd, per, name);
-        check_distinct(sd, rd, name);
+        if constexpr (is_intercomm_v<D>) {
+          // MPI_ROOT sends nothing (its send buffer is not significant): out gives the blocks.
+          rd = describe(out);
+          per = block_of(rd, static_cast<std::size_t>(n), name);
+          sd = buffer_desc{nullptr, 0, MPI_DATATYPE_NULL};
+          sbuf = nullptr;
+        } else {
+          rd = prepare_blocks(out, static_cast<std::size_t>(n), sd, per, name);
+          check_distinct(sd, rd, name);
+        }
       }
     } else {
       if (at_root) {

@@ -196,6 +196,14 @@ private:
                              buffer_desc& rd, const char* name) {
     check_comm(c, name);
     check_root(c, root, name);
+    if constexpr (is_intercomm_v<D>) {
+      if (is_root(c, root)) {
+        // MPI_ROOT contributes nothing (its send buffer is not significant): out gives the count.
+        rd = describe(out);
+        sd = buffer_desc{nullptr, rd.count, rd.type};
+        return;
+      }
+    }
     sd = describe(in);
     rd = buffer_desc{nullptr, 0, sd.type};  // ignored off the root
     if (is_root(c, root)) {

@@ -569,7 +569,7 @@ abstract class CommCollectives extends CommBase {
   public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
       throws MPIException {
     org.oompi.Comm x = c();
-    recvcounts = Bufs.first(recvcounts, peers(), "recvcounts");
+    recvcounts = Bufs.first(recvcounts, localSize(), "recvcounts");
     Object s = Bufs.in(sendbuf, Bufs.sum(recvcounts), type);
     Object r = Bufs.out(recvbuf, recvcounts[myRank()], type);
     try { x.reduceScatter(s, r, recvcounts, op.on(type)); } catch (RuntimeException e) { throw err(e); }
@@ -590,7 +590,7 @@ abstract class CommCollectives extends CommBase {
   public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
       throws MPIException {
     org.oompi.Comm x = c();
-    recvcounts = Bufs.first(recvcounts, peers(), "recvcounts");
+    recvcounts = Bufs.first(recvcounts, localSize(), "recvcounts");
     Object s = Bufs.async(sendbuf, Bufs.sum(recvcounts), type);
     Object r = Bufs.async(recvbuf, recvcounts[myRank()], type);
     try { return new Request(x.ireduceScatter(s, r, recvcounts, op.on(type)), op); } catch (RuntimeException e) { throw err(e); }
@@ -608,7 +608,7 @@ abstract class CommCollectives extends CommBase {
   public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
       throws MPIException {
     org.oompi.Comm x = c();
-    Object s = Bufs.in(sendbuf, Math.multiplyExact(recvcount, peers()), type);
+    Object s = Bufs.in(sendbuf, Math.multiplyExact(recvcount, localSize()), type);
     Object r = Bufs.out(recvbuf, recvcount, type);
     try { x.reduceScatterBlock(s, r, op.on(type)); } catch (RuntimeException e) { throw err(e); }
     Bufs.back(recvbuf, r);

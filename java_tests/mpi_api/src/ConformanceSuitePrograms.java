@@ -19,6 +19,7 @@ final class ConformanceSuitePrograms {
     testAllStatuses(world, me, n);
     windowHints(world, me);
     portAtRootOnly(world, me, n);
+    intercommRooted(world, me, n);
   }
 
   /** pt2pt/Testall: Request.testAllStatus gives each request's status (source, tag), not empty ones. */
@@ -234,6 +235,41 @@ final class ConformanceSuitePrograms {
       inter.disconnect();
       if (me == 0) Intracomm.closePort(port);
     }
+    side.free();
+  }
+  /**
+   * collective_intercomm/GatherInter, ScatterInter, ReduceInter, ReduceScatterInter(2): rooted
+   * collectives on an intercommunicator. At MPI.ROOT only the root's own buffer is significant
+   * (its other one may be anything); reduceScatter's counts are per local process.
+   */
+  static void intercommRooted(Intracomm world, int me, int n) throws Exception {
+    if (n < 2) return;
+    int color = me % 2;  // group A: even world ranks, group B: odd ones
+    Intracomm side = world.split(color, me);
+    Intercomm inter = world.createIntercomm(side, 0, color == 0 ? 1 : 0, 91);
+    int lrank = inter.getRank(), lsize = inter.getSize(), rsize = inter.getRemoteSize();
+    int[] none = new int[0], one = {me + 1}, all = new int[rsize];
+    // group A's local rank 0 is the root; group B sends.
+    int root = color == 0 ? (lrank == 0 ? MPI.ROOT : MPI.PROC_NULL) : 0;
+    inter.gather(one, 1, MPI.INT, color == 0 ? all : none, 1, MPI.INT, root);
+    if (root == MPI.ROOT)
+      for (int i = 0; i < rsize; i++) check(all[i] == 2 * i + 2, "intercomm gather at MPI.ROOT: block " + i);
+    int[] sum = {-1};
+    inter.reduce(color == 0 ? none : one, color == 0 ? sum : none, 1, MPI.INT, MPI.SUM, root);
+    if (root == MPI.ROOT) check(sum[0] == rsize * (rsize + 1), "intercomm reduce at MPI.ROOT: " + sum[0]);
+    int[] got = {-1};
+    for (int i = 0; i < rsize; i++) all[i] = 100 + i;
+    inter.scatter(color == 0 ? all : none, 1, MPI.INT, got, 1, MPI.INT, root);
+    if (color == 1) check(got[0] == 100 + lrank, "intercomm scatter to the other group");
+    // reduceScatter: group A's vectors reduced and scattered over B, and vice versa
+    int[] counts = new int[lsize], vec = new int[lsize * rsize], res = new int[rsize];
+    java.util.Arrays.fill(counts, rsize);
+    java.util.Arrays.fill(vec, 1);
+    inter.reduceScatter(vec, res, counts, MPI.INT, MPI.SUM);
+    for (int i = 0; i < rsize; i++) check(res[i] == rsize, "intercomm reduceScatter: " + res[i]);
+    Conformance.fails(-1, "reduceScatter with too few counts",
+        () -> inter.reduceScatter(vec, res, new int[0], MPI.INT, MPI.SUM));
+    inter.free();
     side.free();
   }
 }

@@ -196,15 +196,16 @@ private:
                              buffer_desc& rd, const char* name) {
     check_comm(c, name);
     check_root(c, root, name);
+    sd = describe(in);
     if constexpr (is_intercomm_v<D>) {
-      if (is_root(c, root)) {
-        // MPI_ROOT contributes nothing (its send buffer is not significant): out gives the count.
+      if (sd.count == 0 && is_root(c, root)) {
+        // MPI_ROOT contributes nothing (its send buffer is not significant, here empty): out,
+        // as given, gives the count. (A non-empty one still gives the shape.)
         rd = describe(out);
         sd = buffer_desc{nullptr, rd.count, rd.type};
         return;
       }
     }
-    sd = describe(in);
     rd = buffer_desc{nullptr, 0, sd.type};  // ignored off the root
     if (is_root(c, root)) {
       rd = prepare_recv(out, sd.count, name);

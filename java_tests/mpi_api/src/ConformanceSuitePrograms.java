@@ -20,6 +20,7 @@ final class ConformanceSuitePrograms {
     windowHints(world, me);
     portAtRootOnly(world, me, n);
     intercommRooted(world, me, n);
+    keyvalFreedInUse(world);
   }
 
   /** pt2pt/Testall: Request.testAllStatus gives each request's status (source, tag), not empty ones. */
@@ -271,5 +272,25 @@ final class ConformanceSuitePrograms {
         () -> inter.reduceScatter(vec, res, new int[0], MPI.INT, MPI.SUM));
     inter.free();
     side.free();
+  }
+  /**
+   * communicator/Attr: MPI defers freeing a keyval still in use, so its number keeps reaching
+   * the values set before (getAttr, deleteAttr); setting a new value or freeing it again is
+   * MPI_ERR_KEYVAL, and a number never created stays invalid.
+   */
+  static void keyvalFreedInUse(Intracomm world) throws Exception {
+    Intracomm dup = world.dup();
+    int key = Comm.createKeyval();
+    dup.setAttr(key, 12345);
+    Comm.freeKeyval(key);
+    Object v = dup.getAttr(key);
+    check(v != null && (int) v == 12345, "getAttr after freeKeyval: the value set before: " + v);
+    check(world.getAttr(key) == null, "an object without the attribute: null");
+    Conformance.fails(MPI.ERR_KEYVAL, "setAttr with a freed keyval", () -> dup.setAttr(key, 1));
+    Conformance.fails(MPI.ERR_KEYVAL, "freeKeyval twice", () -> Comm.freeKeyval(key));
+    dup.deleteAttr(key);
+    check(dup.getAttr(key) == null, "deleteAttr after freeKeyval");
+    Conformance.fails(MPI.ERR_KEYVAL, "a keyval never created", () -> dup.getAttr(987654));
+    dup.free();
   }
 }

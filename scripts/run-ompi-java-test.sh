@@ -34,6 +34,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1} OMPI_ALLOW_RUN_AS_ROO
 # them (Debian's Open MPI: osc/rdma). They need 2 or more ranks; oompi's own tests set
 # OMPI_MCA_osc=ucx,sm for 1 rank (docs/rma.md), which refuses rGet/rPut in a fence epoch
 # (onesided/CRGet, CRPut) where osc/rdma allows them. Set OMPI_MCA_osc to choose.
+export UCX_ERROR_SIGNALS=${UCX_ERROR_SIGNALS-}  # UCX's SIGSEGV handler would take the JVM's
 
 mkdir -p "$work/common"
 for h in OmpitestError OmpitestProgress; do

@@ -200,9 +200,11 @@ private:
     if constexpr (is_intercomm_v<D>) {
       if (sd.count == 0 && is_root(c, root)) {
         // MPI_ROOT contributes nothing (its send buffer is not significant, here empty): out,
-        // as given, gives the count. (A non-empty one still gives the shape.)
+        // as given, gives the count. (A non-empty one still gives the shape.) MPI never reads
+        // the send buffer there, but MPICH refuses a null one with a count: any address will do.
+        static const char unread = 0;
         rd = describe(out);
-        sd = buffer_desc{nullptr, rd.count, rd.type};
+        sd = buffer_desc{const_cast<char*>(&unread), rd.count, rd.type};
         return;
       }
     }

@@ -199,8 +199,11 @@ final class ConformanceSuitePrograms {
     got.free();
     Conformance.fails(-1, "setInfo(null)", () -> win.setInfo(null));
     win.fence(0);  // active target still works
-    win.put(mem, 1, MPI.INT, me, 0, 1, MPI.INT);
+    IntBuffer origin = MPI.newIntBuffer(1);  // not the window's own memory (MPICH asserts on overlap)
+    origin.put(0, 7);
+    win.put(origin, 1, MPI.INT, me, 0, 1, MPI.INT);
     win.fence(0);
+    check(mem.get(0) == 7, "put in a fence epoch on a no_locks window");
     win.free();
     Conformance.fails(MPI.ERR_WIN, "getInfo of a freed window", () -> win.getInfo());
     Win plain = new Win(MPI.newIntBuffer(1), 1, 1, MPI.INFO_NULL, world);

@@ -21,6 +21,7 @@ final class ConformanceSuitePrograms {
     portAtRootOnly(world, me, n);
     intercommRooted(world, me, n);
     keyvalFreedInUse(world);
+    neighborVNonblocking(world, me, n);
   }
 
   /** pt2pt/Testall: Request.testAllStatus gives each request's status (source, tag), not empty ones. */
@@ -295,5 +296,24 @@ final class ConformanceSuitePrograms {
     check(dup.getAttr(key) == null, "deleteAttr after freeKeyval");
     Conformance.fails(MPI.ERR_KEYVAL, "a keyval never created", () -> dup.getAttr(987654));
     dup.free();
+  }
+  /** Comm.iNeighborAllGatherv / iNeighborAllToAllv (Open MPI's API has both) on a periodic ring. */
+  static void neighborVNonblocking(Intracomm world, int me, int n) throws Exception {
+    CartComm ring = world.createCart(new int[] {n}, new boolean[] {true}, false);
+    int r = ring.getRank(), left = (r + n - 1) % n, right = (r + 1) % n;
+    IntBuffer one = MPI.newIntBuffer(1), got = MPI.newIntBuffer(2);
+    one.put(0, r);
+    int[] counts = {1, 1}, displs = {0, 1};
+    ring.iNeighborAllGatherv(one, 1, MPI.INT, got, counts, displs, MPI.INT).waitFor();
+    check(got.get(0) == left && got.get(1) == right, "iNeighborAllGatherv: " + got.get(0) + "," + got.get(1));
+    IntBuffer out = MPI.newIntBuffer(2), in = MPI.newIntBuffer(2);
+    out.put(0, 10 * r).put(1, 10 * r + 1);
+    ring.iNeighborAllToAllv(out, counts, displs, MPI.INT, in, counts, displs, MPI.INT).waitFor();
+    check(in.get(0) == 10 * left + 1 && in.get(1) == 10 * right, "iNeighborAllToAllv: " + in.get(0) + "," + in.get(1));
+    Conformance.fails(-1, "iNeighborAllGatherv past the buffer",
+        () -> ring.iNeighborAllGatherv(one, 1, MPI.INT, got, counts, new int[] {0, 2}, MPI.INT));
+    Conformance.fails(-1, "iNeighborAllGatherv on a communicator without topology",
+        () -> world.iNeighborAllGatherv(one, 1, MPI.INT, got, counts, displs, MPI.INT));
+    ring.free();
   }
 }

@@ -460,6 +460,18 @@ abstract class CommCollectives extends CommBase {
     }
   }
 
+  public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+                                          int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+    org.oompi.TopoComm t = topo();
+    try {
+      Object s = Bufs.async(sendbuf, sendcount, sendtype);
+      Object r = Bufs.async(recvbuf, Bufs.span(recvcount, displs), recvtype);
+      return new Request(t.ineighborAllgatherv(s, r, recvcount, displs));
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
   public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype,
                                      Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
     org.oompi.TopoComm t = topo();
@@ -480,6 +492,19 @@ abstract class CommCollectives extends CommBase {
       Object s = Bufs.async(sendbuf, Math.multiplyExact(sendcount, t.getOutDegree()), sendtype);
       Object r = Bufs.async(recvbuf, Math.multiplyExact(recvcount, t.getInDegree()), recvtype);
       return new Request(t.ineighborAlltoall(s, r));
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
+  public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                         Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
+      throws MPIException {
+    org.oompi.TopoComm t = topo();
+    try {
+      Object s = Bufs.async(sendbuf, Bufs.span(sendcount, sdispls), sendtype);
+      Object r = Bufs.async(recvbuf, Bufs.span(recvcount, rdispls), recvtype);
+      return new Request(t.ineighborAlltoallv(s, sendcount, sdispls, r, recvcount, rdispls));
     } catch (RuntimeException e) {
       throw err(e);
     }

@@ -13,8 +13,9 @@
 # small stand-ins written here. A run passes when it exits 0, or 77 (the suite's "needs more
 # ranks" skip). Ends with the line "passed N of M runs".
 #
-# Environment: OJT_TIMEOUT (seconds per run, default 120), OJT_NP (rank counts, default "2 4"),
-# OJT_MPIRUN (default mpirun --oversubscribe).
+# Environment: OJT_TIMEOUT (seconds per run, default 120; dynamic/LoopSpawn spawns up to 400
+# JVMs and needs about 600), OJT_NP (rank counts, default "2 4"), OJT_MPIRUN (default mpirun
+# --oversubscribe), OMPI_MCA_osc (default: the installation's).
 set -u
 src=${1:?usage: $0 <ompi-java-test checkout> [build dir] [program ...]}
 src=$(cd "$src" && pwd)
@@ -29,7 +30,11 @@ read -r -a nps <<< "${OJT_NP:-2 4}"
 read -r -a mpirun <<< "${OJT_MPIRUN:-mpirun --oversubscribe}"
 work=$(mktemp -d /tmp/ompi-java-test.XXXXXX)
 export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1} OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
-export OMPI_MCA_osc=${OMPI_MCA_osc:-ucx,sm} UCX_ERROR_SIGNALS=${UCX_ERROR_SIGNALS-}  # as cpp.rma
+# One-sided: the installation's own osc components, as a stranger running these programs has
+# them (Debian's Open MPI: osc/rdma). They need 2 or more ranks; oompi's own tests set
+# OMPI_MCA_osc=ucx,sm for 1 rank (docs/rma.md), which refuses rGet/rPut in a fence epoch
+# (onesided/CRGet, CRPut) where osc/rdma allows them. Set OMPI_MCA_osc to choose.
+export UCX_ERROR_SIGNALS=${UCX_ERROR_SIGNALS-}  # UCX's SIGSEGV handler would take the JVM's
 
 mkdir -p "$work/common"
 for h in OmpitestError OmpitestProgress; do

@@ -31,7 +31,8 @@ oompi::raw_buffer in(const buffer& b, const char* what) {
 std::shared_ptr<void> hold(const op& o) { return std::make_shared<op>(o); }
 // Calls f on the core's communicator of this state: the intracommunicator, or the
 // intercommunicator (whose collectives follow MPI's intercommunicator rules for roots and
-// sizes). In-place forms, scans and reduce_scatter stay intracommunicator-only (live_intra).
+// sizes). In-place forms and scans stay intracommunicator-only (live_intra); the blocking
+// reduce_scatter(_block) run on intercommunicators too (group A's reduction scattered over B).
 template <class F>
 decltype(auto) on(const comm::state& s, F&& f) {
   return s.inter() ? f(s.ic) : f(s.c);
@@ -177,17 +178,17 @@ void comm::alltoallv(const buffer& sendbuf, const std::vector<int>& sendcounts,
 
 void comm::reduce_scatter_block(const buffer& sendbuf, buffer& recvbuf,
                                 const op& operation) const {
-  const auto& s = live_intra("comm.reduce_scatter_block");
+  const auto& s = live("comm.reduce_scatter_block");
   const auto& o = operation.core("comm.reduce_scatter_block");
-  run(s.c, sendbuf, recvbuf, "comm.reduce_scatter_block",
+  run(s, sendbuf, recvbuf, "comm.reduce_scatter_block",
       [&](const auto& c, auto& sb, auto& rb) { return c.reduce_scatter_block(sb, rb, o); });
 }
 
 void comm::reduce_scatter(const buffer& sendbuf, buffer& recvbuf, const std::vector<int>& counts,
                           const op& operation) const {
-  const auto& s = live_intra("comm.reduce_scatter");
+  const auto& s = live("comm.reduce_scatter");
   const auto& o = operation.core("comm.reduce_scatter");
-  run(s.c, sendbuf, recvbuf, "comm.reduce_scatter",
+  run(s, sendbuf, recvbuf, "comm.reduce_scatter",
       [&](const auto& c, auto& sb, auto& rb) { return c.reduce_scatter(sb, rb, counts, o); });
 }
 

@@ -128,6 +128,31 @@ request topo_comm::ineighbor_alltoall(const async_buffer& sendbuf, async_buffer&
   }));
 }
 
+request topo_comm::ineighbor_allgatherv(const async_buffer& sendbuf, async_buffer& recvbuf,
+                                        const std::vector<int>& counts,
+                                        const std::vector<int>& displs) const {
+  const char* what = "topo_comm.ineighbor_allgatherv";
+  const auto& s = live(what);
+  detail::drain();
+  return request(neighbor(s, what, sendbuf, recvbuf, [&](const auto& t, auto& sb, auto& rb) {
+    return owning(t.ineighbor_allgatherv(sb, rb, counts, displs), &sendbuf, &recvbuf);
+  }));
+}
+
+request topo_comm::ineighbor_alltoallv(const async_buffer& sendbuf,
+                                       const std::vector<int>& sendcounts,
+                                       const std::vector<int>& senddispls, async_buffer& recvbuf,
+                                       const std::vector<int>& recvcounts,
+                                       const std::vector<int>& recvdispls) const {
+  const char* what = "topo_comm.ineighbor_alltoallv";
+  const auto& s = live(what);
+  detail::drain();
+  return request(neighbor(s, what, sendbuf, recvbuf, [&](const auto& t, auto& sb, auto& rb) {
+    return owning(t.ineighbor_alltoallv(sb, sendcounts, senddispls, rb, recvcounts, recvdispls),
+                  &sendbuf, &recvbuf);
+  }));
+}
+
 // --- Cartesian ----------------------------------------------------------------------------
 
 const oompi::cartesian_communicator& cart_comm::grid(const char* what) const {

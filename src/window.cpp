@@ -25,6 +25,7 @@ struct window::state {
   // create_dynamic(): what keeps each attached buffer valid, by its address.
   std::map<std::int64_t, std::unique_ptr<keep_alive>> attached;
   bool shared = false, dynamic = false;
+  bool no_locks = false;  // made with the no_locks=true hint
   // The origins of operations not yet completed, with their target rank.
   std::vector<std::pair<int, std::unique_ptr<keep_alive>>> pending;
   bool closed = false;
@@ -124,37 +125,57 @@ const oompi::intracommunicator& window::comm_of(const comm& c, const char* what)
   return s.c;
 }
 
-window window::create(const comm& c, async_buffer& memory) {
+namespace {
+// The caller's no_locks=true hint (MPI 4.0, 12.2.1): lock and lock_all are then refused.
+bool no_locks_hint(const info& hints) {
+  return !hints.is_null() && hints.contains("no_locks") && hints.get("no_locks") == "true";
+}
+}  // namespace
+
+window window::create(const comm& c, async_buffer& memory) { return create(c, memory, info()); }
+window window::create(const comm& c, async_buffer& memory, const info& hints) {
   check_buffer(memory, "window.create");
   auto s = std::make_shared<state>();
   const std::int64_t unit = memory.extent > 0 ? memory.extent : 1;
   s->w = std::make_unique<oompi::window>(oompi::window::create(
       comm_of(c, "window.create"), memory.data, static_cast<MPI_Aint>(memory.count * memory.extent),
-      static_cast<int>(unit)));
+      static_cast<int>(unit), hints.core("window.create")));
   s->memory = std::move(memory.keep);
+  s->no_locks = no_locks_hint(hints);
   return window(std::move(s));
 }
 
 window window::allocate(const comm& c, std::int64_t count, type_kind kind) {
+  return allocate(c, count, kind, info());
+}
+window window::allocate(const comm& c, std::int64_t count, type_kind kind, const info& hints) {
   if (count < 0) throw std::invalid_argument("window.allocate: negative count");
   const std::int64_t unit = detail::builtin_size(kind);
   if (unit == 0) detail::throw_bad_kind(kind);
   auto s = std::make_shared<state>();
   s->w = std::make_unique<oompi::window>(oompi::window::allocate_bytes(
-      comm_of(c, "window.allocate"), static_cast<MPI_Aint>(count * unit), static_cast<int>(unit)));
+      comm_of(c, "window.allocate"), static_cast<MPI_Aint>(count * unit), static_cast<int>(unit),
+      hints.core("window.allocate")));
   if (count > 0) std::memset(s->w->base(), 0, static_cast<std::size_t>(count * unit));
+  s->no_locks = no_locks_hint(hints);
   return window(std::move(s));
 }
 
 window window::allocate_shared(const comm& c, std::int64_t count, type_kind kind) {
+  return allocate_shared(c, count, kind, info());
+}
+window window::allocate_shared(const comm& c, std::int64_t count, type_kind kind,
+                               const info& hints) {
   if (count < 0) throw std::invalid_argument("window.allocate_shared: negative count");
   const std::int64_t unit = detail::builtin_size(kind);
   if (unit == 0) detail::throw_bad_kind(kind);
   const auto& ic = comm_of(c, "window.allocate_shared");
   auto s = std::make_shared<state>();
   s->w = std::make_unique<oompi::window>(oompi::window::allocate_shared_bytes(
-      ic, static_cast<MPI_Aint>(count * unit), static_cast<int>(unit)));
+      ic, static_cast<MPI_Aint>(count * unit), static_cast<int>(unit),
+      hints.core("window.allocate_shared")));
   s->shared = true;
+  s->no_locks = no_locks_hint(hints);
   if (count > 0) std::memset(s->w->base(), 0, static_cast<std::size_t>(count * unit));
   // Every part zero-filled before any process loads another's; a barrier, not a fence, so
   // that no epoch is opened on the caller's behalf.
@@ -162,11 +183,13 @@ window window::allocate_shared(const comm& c, std::int64_t count, type_kind kind
   return window(std::move(s));
 }
 
-window window::create_dynamic(const comm& c) {
+window window::create_dynamic(const comm& c) { return create_dynamic(c, info()); }
+window window::create_dynamic(const comm& c, const info& hints) {
   auto s = std::make_shared<state>();
-  s->w = std::make_unique<oompi::window>(
-      oompi::window::create_dynamic(comm_of(c, "window.create_dynamic")));
+  s->w = std::make_unique<oompi::window>(oompi::window::create_dynamic(
+      comm_of(c, "window.create_dynamic"), hints.core("window.create_dynamic")));
   s->dynamic = true;
+  s->no_locks = no_locks_hint(hints);
   return window(std::move(s));
 }
 
@@ -392,6 +415,7 @@ epoch window::post(const group& g, int mode) {
 }
 epoch window::lock(int rank, lock_type type, int mode) {
   const auto& s = live_ptr(st_, "window.lock");
+  if (s->no_locks) oompi::detail::throw_mpi_error("MPI_Win_lock (window made with no_locks=true)", MPI_ERR_RMA_SYNC);
   auto e = std::make_shared<epoch::state>(epoch::state::lock, s);
   e->rank = rank;
   e->l = std::make_unique<oompi::lock_epoch>(s->w->lock(
@@ -401,6 +425,8 @@ epoch window::lock(int rank, lock_type type, int mode) {
 }
 epoch window::lock_all(int mode) {
   const auto& s = live_ptr(st_, "window.lock_all");
+  if (s->no_locks)
+    oompi::detail::throw_mpi_error("MPI_Win_lock_all (window made with no_locks=true)", MPI_ERR_RMA_SYNC);
   auto e = std::make_shared<epoch::state>(epoch::state::lock_all, s);
   e->la = std::make_unique<oompi::lock_all_epoch>(s->w->lock_all(mpi_mode(mode)));
   return epoch(std::move(e));
@@ -484,5 +510,23 @@ void epoch::flush_local() {
   e.win->release(e.rank);
 }
 bool epoch::is_active() const noexcept { return st_ && st_->active && !st_->win->closed; }
+
+void window::set_info(const info& hints) {
+  auto& s = *live_ptr(st_, "window.set_info");
+  const MPI_Info i = hints.native("window.set_info");
+  if (i == MPI_INFO_NULL)
+    throw std::invalid_argument("window.set_info: null info (info.create() makes one)");
+  oompi::detail::require_running("MPI_Win_set_info");
+  OOMPI_CHECK(MPI_Win_set_info, (s.w->native(), i));
+  if (hints.contains("no_locks")) s.no_locks = no_locks_hint(hints);
+}
+
+info window::get_info() const {
+  const auto& s = *live_ptr(st_, "window.get_info");
+  oompi::detail::require_running("MPI_Win_get_info");
+  MPI_Info i = MPI_INFO_NULL;
+  OOMPI_CHECK(MPI_Win_get_info, (s.w->native(), &i));
+  return info::adopt(i);
+}
 
 }  // namespace oompi::rt

@@ -195,6 +195,39 @@ TEST_CASE("collectives over an intercommunicator") {
   SUCCEED();
 }
 
+TEST_CASE("rooted collectives at MPI_ROOT: only the root's significant buffer counts") {
+  halves h;
+  auto inter = h.connect(5);
+  using C = oompi::intercommunicator;
+  const int root = h.in_a ? (inter.rank() == 0 ? C::root : C::no_root) : 0;
+  const bool at_root = root == C::root;
+  const int me = h.world.rank();
+  std::vector<int> none, one{me + 1}, blocks(static_cast<std::size_t>(h.remote_size), -1);
+  // gather: B's values at A's root; the root's (empty) send buffer is not significant.
+  if (h.in_a) inter.gather(none, at_root ? blocks : none, root);
+  else inter.gather(one, none, root);
+  if (at_root)
+    for (int i = 0; i < h.remote_size; ++i) CHECK(blocks[static_cast<std::size_t>(i)] == h.size_a + i + 1);
+  // reduce: the sum of B's values; the root's count comes from its receive buffer.
+  std::vector<int> sum{-1};
+  if (h.in_a) inter.reduce(none, at_root ? sum : none, oompi::ops::sum, root);
+  else inter.reduce(one, none, oompi::ops::sum, root);
+  int expect = 0;
+  for (int i = 0; i < h.remote_size; ++i) expect += h.size_a + i + 1;
+  if (at_root) CHECK(sum[0] == expect);
+  // scatter: A's root hands one element to each process of B; its receive buffer is empty.
+  std::vector<int> got{-1};
+  for (int i = 0; i < h.remote_size; ++i) blocks[static_cast<std::size_t>(i)] = 100 + i;
+  if (h.in_a) inter.scatter(at_root ? blocks : none, none, root);
+  else inter.scatter(none, got, root);
+  if (!h.in_a) CHECK(got[0] == 100 + inter.rank());
+  // A root buffer that is not whole blocks of the other group still throws, before MPI.
+  if (at_root && h.remote_size > 1) {
+    std::vector<int> odd(static_cast<std::size_t>(h.remote_size) + 1);
+    CHECK_THROWS_AS(inter.gather(none, odd, root), std::invalid_argument);
+  }
+}
+
 TEST_CASE("intercommunicator bad input throws, on every process, without hanging") {
   halves h;
   // A local leader outside the local group: every process sees it.

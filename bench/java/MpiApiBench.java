@@ -68,7 +68,7 @@ public final class MpiApiBench {
     mpi.Intracomm mw = mpi.MPI.COMM_WORLD;
     ByteBuffer s = Buffers.newByteBuffer(8), r = Buffers.newByteBuffer(8);
     int n = 100000;
-    double[] best = {1e9, 1e9, 1e9, 1e9};
+    double[] best = {1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9};
     for (int b = 0; b < 30; b++) {
       double t0 = Environment.wtime();
       for (int i = 0; i < n; i++) {
@@ -91,10 +91,26 @@ public final class MpiApiBench {
       t0 = Environment.wtime();
       for (int i = 0; i < n; i++) mw.sendRecv(s, 8, mpi.MPI.BYTE, 0, 1, r, 8, mpi.MPI.BYTE, 0, 1);
       best[3] = Math.min(best[3], (Environment.wtime() - t0) / n);
+      // allreduce of 8 doubles on one rank: the call's own cost, direct buffers and arrays
+      t0 = Environment.wtime();
+      for (int i = 0; i < n; i++) w.allreduce(in, res, org.oompi.Op.SUM);
+      best[4] = Math.min(best[4], (Environment.wtime() - t0) / n);
+      t0 = Environment.wtime();
+      for (int i = 0; i < n; i++) mw.allReduce(in, res, N, mpi.MPI.DOUBLE, mpi.MPI.SUM);
+      best[5] = Math.min(best[5], (Environment.wtime() - t0) / n);
+      t0 = Environment.wtime();
+      for (int i = 0; i < n; i++) w.allreduce(inA, resA, org.oompi.Op.SUM);
+      best[6] = Math.min(best[6], (Environment.wtime() - t0) / n);
+      t0 = Environment.wtime();
+      for (int i = 0; i < n; i++) mw.allReduce(inA, resA, N, mpi.MPI.DOUBLE, mpi.MPI.SUM);
+      best[7] = Math.min(best[7], (Environment.wtime() - t0) / n);
     }
     System.out.printf("self 8 B, fastest of 30 blocks of %d: isend/irecv + 2 waits: oompi %.0f ns, "
         + "mpi %.0f ns (%.3fx); sendrecv: oompi %.0f ns, mpi %.0f ns (%.3fx)%n", n, best[0] * 1e9,
         best[1] * 1e9, best[1] / best[0], best[2] * 1e9, best[3] * 1e9, best[3] / best[2]);
+    System.out.printf("self allreduce of %d doubles: direct oompi %.0f ns, mpi %.0f ns (%.3fx); "
+        + "arrays oompi %.0f ns, mpi %.0f ns (%.3fx)%n", N, best[4] * 1e9, best[5] * 1e9,
+        best[5] / best[4], best[6] * 1e9, best[7] * 1e9, best[7] / best[6]);
   }
 
   static final String[] PP = {"raw_c", "oompi_direct", "mpi_api_direct", "oompi_array", "mpi_api_array"};

@@ -180,8 +180,17 @@ private:
       sd = describe(*in);
       sbuf = sd.data;
       if (at_root) {
-        rd = prepare_blocks(out, static_cast<std::size_t>(n), sd, per, name);
-        check_distinct(sd, rd, name);
+        if (is_intercomm_v<D> && sd.count == 0) {
+          // MPI_ROOT sends nothing (its send buffer is not significant, here empty): out, as
+          // given, is the blocks. (A non-empty one still gives the block's shape.)
+          rd = describe(out);
+          per = block_of(rd, static_cast<std::size_t>(n), name);
+          sd = buffer_desc{nullptr, 0, MPI_DATATYPE_NULL};
+          sbuf = nullptr;
+        } else {
+          rd = prepare_blocks(out, static_cast<std::size_t>(n), sd, per, name);
+          check_distinct(sd, rd, name);
+        }
       }
     } else {
       if (at_root) {

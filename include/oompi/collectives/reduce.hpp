@@ -197,6 +197,17 @@ private:
     check_comm(c, name);
     check_root(c, root, name);
     sd = describe(in);
+    if constexpr (is_intercomm_v<D>) {
+      if (sd.count == 0 && is_root(c, root)) {
+        // MPI_ROOT contributes nothing (its send buffer is not significant, here empty): out,
+        // as given, gives the count. (A non-empty one still gives the shape.) MPI never reads
+        // the send buffer there, but MPICH refuses a null one with a count: any address will do.
+        static const char unread = 0;
+        rd = describe(out);
+        sd = buffer_desc{const_cast<char*>(&unread), rd.count, rd.type};
+        return;
+      }
+    }
     rd = buffer_desc{nullptr, 0, sd.type};  // ignored off the root
     if (is_root(c, root)) {
       rd = prepare_recv(out, sd.count, name);

@@ -193,13 +193,20 @@ private:
       rbuf = rd.data;
       if (at_root) {
         sd = describe(*in);
-        if (sd.type == rd.type) {
-          if (sd.count != n * rd.count) throw_size(name, "send buffer", sd.count, n * rd.count);
-          per = rd.count;
-        } else {
+        if constexpr (is_intercomm_v<D>) {
+          // MPI_ROOT receives nothing (its receive buffer is not significant): in gives the blocks.
           per = block_of(sd, n, name);
+          rd = buffer_desc{nullptr, 0, sd.type};
+          rbuf = nullptr;
+        } else {
+          if (sd.type == rd.type) {
+            if (sd.count != n * rd.count) throw_size(name, "send buffer", sd.count, n * rd.count);
+            per = rd.count;
+          } else {
+            per = block_of(sd, n, name);
+          }
+          check_distinct(sd, rd, name);
         }
-        check_distinct(sd, rd, name);
       }
     }
     const count_arg s(per, sd.type != MPI_DATATYPE_NULL ? sd.type : rd.type);

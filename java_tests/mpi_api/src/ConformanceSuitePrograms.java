@@ -17,6 +17,11 @@ final class ConformanceSuitePrograms {
     freedGroup(world);
     noProcMessage(world);
     testAllStatuses(world, me, n);
+    windowHints(world, me);
+    portAtRootOnly(world, me, n);
+    intercommRooted(world, me, n);
+    keyvalFreedInUse(world);
+    neighborVNonblocking(world, me, n);
   }
 
   /** pt2pt/Testall: Request.testAllStatus gives each request's status (source, tag), not empty ones. */
@@ -174,5 +179,141 @@ final class ConformanceSuitePrograms {
     Conformance.fails(MPI.ERR_GROUP, "create from a freed group", () -> world.create(half));
     Conformance.fails(MPI.ERR_GROUP, "createGroup from a freed group", () -> world.createGroup(half, 5));
     g.free();
+  }
+  /**
+   * onesided/CLockIllegal: a window made with the no_locks=true hint refuses lock and lockAll
+   * (MPI_ERR_RMA_SYNC), whatever the osc component; Win.getInfo/setInfo reach MPI's hints.
+   */
+  static void windowHints(Intracomm world, int me) throws Exception {
+    Info info = new Info();
+    info.set("no_locks", "true");
+    IntBuffer mem = MPI.newIntBuffer(1);
+    Win win = new Win(mem, 1, 1, info, world);
+    info.free();
+    win.setErrhandler(MPI.ERRORS_RETURN);
+    Conformance.fails(MPI.ERR_RMA_SYNC, "lock with no_locks", () -> win.lock(MPI.LOCK_SHARED, me, 0));
+    Conformance.fails(MPI.ERR_RMA_SYNC, "lockAll with no_locks", () -> win.lockAll(0));
+    Info got = win.getInfo();
+    check(got != null, "Win.getInfo gives an Info");
+    String v = got.get("no_locks");
+    check(v == null || v.equals("true"), "getInfo's no_locks is the hint given: " + v);
+    got.free();
+    Conformance.fails(-1, "setInfo(null)", () -> win.setInfo(null));
+    win.fence(0);  // active target still works
+    IntBuffer origin = MPI.newIntBuffer(1);  // not the window's own memory (MPICH asserts on overlap)
+    origin.put(0, 7);
+    win.put(origin, 1, MPI.INT, me, 0, 1, MPI.INT);
+    win.fence(0);
+    check(mem.get(0) == 7, "put in a fence epoch on a no_locks window");
+    win.free();
+    Conformance.fails(MPI.ERR_WIN, "getInfo of a freed window", () -> win.getInfo());
+    Win plain = new Win(MPI.newIntBuffer(1), 1, 1, MPI.INFO_NULL, world);
+    plain.lock(MPI.LOCK_SHARED, me, 0);  // no hint: locks as before
+    plain.unlock(me);
+    plain.free();
+  }
+  /**
+   * collective_intercomm/*: the port of accept/connect matters at the root only; the other
+   * ranks pass null, as in C. Skipped where the MPI library has no ports (MPICH's ucx netmod).
+   */
+  static void portAtRootOnly(Intracomm world, int me, int n) throws Exception {
+    if (n < 2) return;
+    int color = me % 2;  // even ranks accept, odd ranks connect; world ranks 0 and 1 are the roots
+    Intracomm side = world.split(color, me);
+    String port = null;
+    int[] len = {0};
+    if (me == 0) {
+      try { port = Intracomm.openPort(); } catch (MPIException e) { port = ""; }
+      len[0] = port.length();
+    }
+    world.bcast(len, 1, MPI.INT, 0);
+    if (len[0] > 0) {
+      char[] name = me == 0 ? port.toCharArray() : new char[len[0]];
+      if (me == 0) world.send(name, len[0], MPI.CHAR, 1, 78);
+      if (me == 1) { world.recv(name, len[0], MPI.CHAR, 0, 78); port = new String(name); }
+      Intercomm inter = color == 0 ? side.accept(me == 0 ? port : null, 0)
+                                   : side.connect(me == 1 ? port : null, 0);
+      check(inter.getRemoteSize() == (color == 0 ? n / 2 : (n + 1) / 2), "accept/connect: the remote group");
+      int[] sum = {0}, one = {1};
+      inter.allReduce(one, sum, 1, MPI.INT, MPI.SUM);
+      check(sum[0] == (color == 0 ? n / 2 : (n + 1) / 2), "allReduce over the new intercommunicator");
+      inter.disconnect();
+      if (me == 0) Intracomm.closePort(port);
+    }
+    side.free();
+  }
+  /**
+   * collective_intercomm/GatherInter, ScatterInter, ReduceInter, ReduceScatterInter(2): rooted
+   * collectives on an intercommunicator. At MPI.ROOT only the root's own buffer is significant
+   * (its other one may be anything); reduceScatter's counts are per local process.
+   */
+  static void intercommRooted(Intracomm world, int me, int n) throws Exception {
+    if (n < 2) return;
+    int color = me % 2;  // group A: even world ranks, group B: odd ones
+    Intracomm side = world.split(color, me);
+    Intercomm inter = world.createIntercomm(side, 0, color == 0 ? 1 : 0, 91);
+    int lrank = inter.getRank(), lsize = inter.getSize(), rsize = inter.getRemoteSize();
+    int[] none = new int[0], one = {me + 1}, all = new int[rsize];
+    // group A's local rank 0 is the root; group B sends.
+    int root = color == 0 ? (lrank == 0 ? MPI.ROOT : MPI.PROC_NULL) : 0;
+    inter.gather(one, 1, MPI.INT, color == 0 ? all : none, 1, MPI.INT, root);
+    if (root == MPI.ROOT)
+      for (int i = 0; i < rsize; i++) check(all[i] == 2 * i + 2, "intercomm gather at MPI.ROOT: block " + i);
+    int[] sum = {-1};
+    inter.reduce(color == 0 ? none : one, color == 0 ? sum : none, 1, MPI.INT, MPI.SUM, root);
+    if (root == MPI.ROOT) check(sum[0] == rsize * (rsize + 1), "intercomm reduce at MPI.ROOT: " + sum[0]);
+    int[] got = {-1};
+    for (int i = 0; i < rsize; i++) all[i] = 100 + i;
+    inter.scatter(color == 0 ? all : none, 1, MPI.INT, got, 1, MPI.INT, root);
+    if (color == 1) check(got[0] == 100 + lrank, "intercomm scatter to the other group");
+    // reduceScatter: group A's vectors reduced and scattered over B, and vice versa
+    int[] counts = new int[lsize], vec = new int[lsize * rsize], res = new int[rsize];
+    java.util.Arrays.fill(counts, rsize);
+    java.util.Arrays.fill(vec, 1);
+    inter.reduceScatter(vec, res, counts, MPI.INT, MPI.SUM);
+    for (int i = 0; i < rsize; i++) check(res[i] == rsize, "intercomm reduceScatter: " + res[i]);
+    Conformance.fails(-1, "reduceScatter with too few counts",
+        () -> inter.reduceScatter(vec, res, new int[0], MPI.INT, MPI.SUM));
+    inter.free();
+    side.free();
+  }
+  /**
+   * communicator/Attr: MPI defers freeing a keyval still in use, so its number keeps reaching
+   * the values set before (getAttr, deleteAttr); setting a new value or freeing it again is
+   * MPI_ERR_KEYVAL, and a number never created stays invalid.
+   */
+  static void keyvalFreedInUse(Intracomm world) throws Exception {
+    Intracomm dup = world.dup();
+    int key = Comm.createKeyval();
+    dup.setAttr(key, 12345);
+    Comm.freeKeyval(key);
+    Object v = dup.getAttr(key);
+    check(v != null && (int) v == 12345, "getAttr after freeKeyval: the value set before: " + v);
+    check(world.getAttr(key) == null, "an object without the attribute: null");
+    Conformance.fails(MPI.ERR_KEYVAL, "setAttr with a freed keyval", () -> dup.setAttr(key, 1));
+    Conformance.fails(MPI.ERR_KEYVAL, "freeKeyval twice", () -> Comm.freeKeyval(key));
+    dup.deleteAttr(key);
+    check(dup.getAttr(key) == null, "deleteAttr after freeKeyval");
+    Conformance.fails(MPI.ERR_KEYVAL, "a keyval never created", () -> dup.getAttr(987654));
+    dup.free();
+  }
+  /** Comm.iNeighborAllGatherv / iNeighborAllToAllv (Open MPI's API has both) on a periodic ring. */
+  static void neighborVNonblocking(Intracomm world, int me, int n) throws Exception {
+    CartComm ring = world.createCart(new int[] {n}, new boolean[] {true}, false);
+    int r = ring.getRank(), left = (r + n - 1) % n, right = (r + 1) % n;
+    IntBuffer one = MPI.newIntBuffer(1), got = MPI.newIntBuffer(2);
+    one.put(0, r);
+    int[] counts = {1, 1}, displs = {0, 1};
+    ring.iNeighborAllGatherv(one, 1, MPI.INT, got, counts, displs, MPI.INT).waitFor();
+    check(got.get(0) == left && got.get(1) == right, "iNeighborAllGatherv: " + got.get(0) + "," + got.get(1));
+    IntBuffer out = MPI.newIntBuffer(2), in = MPI.newIntBuffer(2);
+    out.put(0, 10 * r).put(1, 10 * r + 1);
+    ring.iNeighborAllToAllv(out, counts, displs, MPI.INT, in, counts, displs, MPI.INT).waitFor();
+    check(in.get(0) == 10 * left + 1 && in.get(1) == 10 * right, "iNeighborAllToAllv: " + in.get(0) + "," + in.get(1));
+    Conformance.fails(-1, "iNeighborAllGatherv past the buffer",
+        () -> ring.iNeighborAllGatherv(one, 1, MPI.INT, got, counts, new int[] {0, 2}, MPI.INT));
+    Conformance.fails(-1, "iNeighborAllGatherv on a communicator without topology",
+        () -> world.iNeighborAllGatherv(one, 1, MPI.INT, got, counts, displs, MPI.INT));
+    ring.free();
   }
 }

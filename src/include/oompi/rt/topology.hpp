@@ -56,6 +56,14 @@ public:
                           const std::vector<int>& recvcounts,
                           const std::vector<long long>& recvdispls,
                           const std::vector<datatype>& recvtypes) const;
+  /// neighbor_allgatherv and neighbor_alltoallv, nonblocking: the request keeps the counts
+  /// and displacements.
+  request ineighbor_allgatherv(const async_buffer& sendbuf, async_buffer& recvbuf,
+                               const std::vector<int>& counts, const std::vector<int>& displs) const;
+  request ineighbor_alltoallv(const async_buffer& sendbuf, const std::vector<int>& sendcounts,
+                              const std::vector<int>& senddispls, async_buffer& recvbuf,
+                              const std::vector<int>& recvcounts,
+                              const std::vector<int>& recvdispls) const;
   /// neighbor_alltoallw, nonblocking: the request keeps the counts, displacements and types.
   request ineighbor_alltoallw(const async_buffer& sendbuf, const std::vector<int>& sendcounts,
                               const std::vector<long long>& senddispls,

@@ -29,6 +29,7 @@
 #include "buffer.hpp"
 #include "comm.hpp"
 #include "group.hpp"
+#include "info.hpp"
 #include "op.hpp"
 #include "request.hpp"
 
@@ -96,6 +97,17 @@ public:
   /// memory, and a target displacement is the target's address of the data (what attach
   /// returned there; disp_unit 1). Displacements are not bounds-checked (only the rank).
   static window create_dynamic(const comm& c);
+  /// The same four with hints (MPI_Info: no_locks, accumulate_ordering, ...). A window made
+  /// with no_locks=true refuses lock and lock_all (MPI_ERR_RMA_SYNC): the caller promised not
+  /// to use them, and some osc components would silently grant them.
+  static window create(const comm& c, async_buffer& memory, const info& hints);
+  static window allocate(const comm& c, std::int64_t count, type_kind kind, const info& hints);
+  static window allocate_shared(const comm& c, std::int64_t count, type_kind kind,
+                                const info& hints);
+  static window create_dynamic(const comm& c, const info& hints);
+  /// MPI_Win_set_info / MPI_Win_get_info (the hints MPI uses now: a new object).
+  void set_info(const info& hints);
+  info get_info() const;
 
   /// Shared windows: the address and size in bytes of `rank`'s part (MPI_Win_shared_query).
   std::int64_t shared_address(int rank) const;

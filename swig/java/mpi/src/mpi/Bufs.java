@@ -74,6 +74,21 @@ final class Bufs {
   }
 
   private static Object of(Object buf, int count, Datatype t) throws MPIException {
+    // The common case first, in a method small enough for the JIT to inline at every call:
+    // exactly the message, in a direct buffer or an array of t's own type (oompi takes both
+    // as they are). Everything else, and every error, is ofAny's.
+    if (t != null && t.natural && count >= 0) {
+      if (buf instanceof Buffer) {
+        Buffer b = (Buffer) buf;
+        if (b.isDirect() && b.position() == 0 && b.limit() == count && t.bufferClass.isInstance(b)) return b;
+      } else if (buf != null && buf.getClass() == t.arrayClass && Array.getLength(buf) == count) {
+        return buf;
+      }
+    }
+    return ofAny(buf, count, t);
+  }
+
+  private static Object ofAny(Object buf, int count, Datatype t) throws MPIException {
     if (count < 0) throw new MPIException(MPI.ERR_COUNT, "negative count " + count);
     if (t == null) throw new MPIException(MPI.ERR_TYPE, "the datatype is null");
     if (buf instanceof Buffer) {

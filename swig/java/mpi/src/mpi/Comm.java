@@ -257,16 +257,36 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
     }
   }
 
+  /**
+   * MPI_Comm_free_keyval. MPI defers the free while attributes still use the key, so the
+   * number keeps reaching the values already set (getAttr, deleteAttr, as on Open MPI;
+   * communicator/Attr reads one back after the free); setAttr with it is MPI_ERR_KEYVAL.
+   * The key itself is kept until MPI is finalized: which objects still carry it is not known here.
+   */
   public static void freeKeyval(int keyval) throws MPIException {
-    org.oompi.Keyval k;
-    synchronized (KEYVALS) { k = KEYVALS.remove(keyval); }
-    if (k == null) throw Attributes.invalid(keyval);
-    try { k.close(); } catch (RuntimeException e) { throw Errors.of(e); }
+    synchronized (KEYVALS) {
+      org.oompi.Keyval k = KEYVALS.remove(keyval);
+      if (k == null) throw Attributes.invalid(keyval);
+      FREED_KEYVALS.put(keyval, k);
+    }
   }
 
+  private static final Map<Integer, org.oompi.Keyval> FREED_KEYVALS = new HashMap<>();
+
+  /** A keyval to set values with: one created and not yet freed. */
   private static org.oompi.Keyval keyval(int keyval) throws MPIException {
     synchronized (KEYVALS) {
       org.oompi.Keyval k = KEYVALS.get(keyval);
+      if (k == null) throw Attributes.invalid(keyval);
+      return k;
+    }
+  }
+
+  /** A keyval to read or delete values with: also one freed (its values set before remain). */
+  private static org.oompi.Keyval keyvalInUse(int keyval) throws MPIException {
+    synchronized (KEYVALS) {
+      org.oompi.Keyval k = KEYVALS.get(keyval);
+      if (k == null) k = FREED_KEYVALS.get(keyval);
       if (k == null) throw Attributes.invalid(keyval);
       return k;
     }
@@ -302,7 +322,7 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
       if (keyval == MPI.HOST) return MPI.PROC_NULL;
       if (keyval == MPI.IO) return MPI.ANY_SOURCE;
       if (keyval == MPI.LASTUSEDCODE) return MPI.ERR_UNSUPPORTED_DATAREP;
-      org.oompi.Keyval k = keyval(keyval);
+      org.oompi.Keyval k = keyvalInUse(keyval);
       org.oompi.Comm x = c();
       if (!k.has(x)) return null;
       synchronized (KEYVALS) { return VALUES.get(k.get(x)); }
@@ -313,7 +333,7 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
 
   public final void deleteAttr(int keyval) throws MPIException {
     try {
-      if (!keyval(keyval).remove(c())) throw new MPIException(MPI.ERR_ARG, "no attribute " + keyval);
+      if (!keyvalInUse(keyval).remove(c())) throw new MPIException(MPI.ERR_ARG, "no attribute " + keyval);
     } catch (RuntimeException e) {
       throw err(e);
     }

@@ -88,6 +88,11 @@ abstract class CommBase {
     }
   }
 
+  /** The size of this process's own group (reduceScatter's counts on an intercommunicator). */
+  final int localSize() throws MPIException {
+    try { return c().getSize(); } catch (RuntimeException e) { throw err(e); }
+  }
+
   /** An intercommunicator's root group, other than the root itself, takes no part in the data. */
   final boolean idle(int root) throws MPIException {
     return inter() && root == MPI.PROC_NULL;

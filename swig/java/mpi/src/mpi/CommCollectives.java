@@ -460,6 +460,18 @@ abstract class CommCollectives extends CommBase {
     }
   }
 
+  public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+                                          int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+    org.oompi.TopoComm t = topo();
+    try {
+      Object s = Bufs.async(sendbuf, sendcount, sendtype);
+      Object r = Bufs.async(recvbuf, Bufs.span(recvcount, displs), recvtype);
+      return new Request(t.ineighborAllgatherv(s, r, recvcount, displs));
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
   public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype,
                                      Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
     org.oompi.TopoComm t = topo();
@@ -480,6 +492,19 @@ abstract class CommCollectives extends CommBase {
       Object s = Bufs.async(sendbuf, Math.multiplyExact(sendcount, t.getOutDegree()), sendtype);
       Object r = Bufs.async(recvbuf, Math.multiplyExact(recvcount, t.getInDegree()), recvtype);
       return new Request(t.ineighborAlltoall(s, r));
+    } catch (RuntimeException e) {
+      throw err(e);
+    }
+  }
+
+  public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                         Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
+      throws MPIException {
+    org.oompi.TopoComm t = topo();
+    try {
+      Object s = Bufs.async(sendbuf, Bufs.span(sendcount, sdispls), sendtype);
+      Object r = Bufs.async(recvbuf, Bufs.span(recvcount, rdispls), recvtype);
+      return new Request(t.ineighborAlltoallv(s, sendcount, sdispls, r, recvcount, rdispls));
     } catch (RuntimeException e) {
       throw err(e);
     }
@@ -569,7 +594,7 @@ abstract class CommCollectives extends CommBase {
   public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
       throws MPIException {
     org.oompi.Comm x = c();
-    recvcounts = Bufs.first(recvcounts, peers(), "recvcounts");
+    recvcounts = Bufs.first(recvcounts, localSize(), "recvcounts");
     Object s = Bufs.in(sendbuf, Bufs.sum(recvcounts), type);
     Object r = Bufs.out(recvbuf, recvcounts[myRank()], type);
     try { x.reduceScatter(s, r, recvcounts, op.on(type)); } catch (RuntimeException e) { throw err(e); }
@@ -590,7 +615,7 @@ abstract class CommCollectives extends CommBase {
   public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
       throws MPIException {
     org.oompi.Comm x = c();
-    recvcounts = Bufs.first(recvcounts, peers(), "recvcounts");
+    recvcounts = Bufs.first(recvcounts, localSize(), "recvcounts");
     Object s = Bufs.async(sendbuf, Bufs.sum(recvcounts), type);
     Object r = Bufs.async(recvbuf, recvcounts[myRank()], type);
     try { return new Request(x.ireduceScatter(s, r, recvcounts, op.on(type)), op); } catch (RuntimeException e) { throw err(e); }
@@ -608,7 +633,7 @@ abstract class CommCollectives extends CommBase {
   public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
       throws MPIException {
     org.oompi.Comm x = c();
-    Object s = Bufs.in(sendbuf, Math.multiplyExact(recvcount, peers()), type);
+    Object s = Bufs.in(sendbuf, Math.multiplyExact(recvcount, localSize()), type);
     Object r = Bufs.out(recvbuf, recvcount, type);
     try { x.reduceScatterBlock(s, r, op.on(type)); } catch (RuntimeException e) { throw err(e); }
     Bufs.back(recvbuf, r);

@@ -193,14 +193,16 @@ public class Intracomm extends Comm {
     }
   }
 
+  /** MPI_Comm_accept: port matters at root only (others may pass null, as in C). */
   public final Intercomm accept(String port, int root) throws MPIException {
-    try { return new Intercomm(c().accept(port, root)); } catch (RuntimeException e) { throw err(e); }
+    try { return new Intercomm(c().accept(port == null ? "" : port, root)); } catch (RuntimeException e) { throw err(e); }
   }
 
   public final Intercomm accept(String port, Info info, int root) throws MPIException { return accept(port, root); }
 
+  /** MPI_Comm_connect: port matters at root only (others may pass null, as in C). */
   public final Intercomm connect(String port, int root) throws MPIException {
-    try { return new Intercomm(c().connect(port, root)); } catch (RuntimeException e) { throw err(e); }
+    try { return new Intercomm(c().connect(port == null ? "" : port, root)); } catch (RuntimeException e) { throw err(e); }
   }
 
   public final Intercomm connect(String port, Info info, int root) throws MPIException { return connect(port, root); }

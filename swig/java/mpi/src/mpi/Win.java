@@ -32,7 +32,7 @@ public final class Win implements Freeable {
       throw new MPIException(MPI.ERR_SIZE, "size " + size + " exceeds the buffer's " + base.capacity());
     this.dispUnit = unit(dispUnit, elem);
     this.dynamic = false;
-    try { w = org.oompi.Window.create(comm.c(), Bufs.view(base).limit(size)); } catch (RuntimeException e) { throw Errors.of(e); }
+    try { w = org.oompi.Window.create(comm.c(), Bufs.view(base).limit(size), hints(info)); } catch (RuntimeException e) { throw Errors.of(e); }
   }
 
   /**
@@ -51,8 +51,8 @@ public final class Win implements Freeable {
     this.dynamic = false;
     long bytes = (long) size * elem;
     try {
-      w = flavor == FLAVOR_PRIVATE ? org.oompi.Window.allocate(comm.c(), bytes, org.oompi.TypeKind.BYTE)
-          : org.oompi.Window.allocateShared(comm.c(), bytes, org.oompi.TypeKind.BYTE);
+      w = flavor == FLAVOR_PRIVATE ? org.oompi.Window.allocate(comm.c(), bytes, org.oompi.TypeKind.BYTE, hints(info))
+          : org.oompi.Window.allocateShared(comm.c(), bytes, org.oompi.TypeKind.BYTE, hints(info));
     } catch (RuntimeException e) {
       throw Errors.of(e);
     }
@@ -65,7 +65,21 @@ public final class Win implements Freeable {
   public Win(Info info, Comm comm) throws MPIException {
     this.dispUnit = 1;
     this.dynamic = true;
-    try { w = org.oompi.Window.createDynamic(comm.c()); } catch (RuntimeException e) { throw Errors.of(e); }
+    try { w = org.oompi.Window.createDynamic(comm.c(), hints(info)); } catch (RuntimeException e) { throw Errors.of(e); }
+  }
+
+  /** The hints MPI gets (null: none, as MPI.INFO_NULL). no_locks=true makes lock refused. */
+  private static org.oompi.Info hints(Info info) { return info == null ? new org.oompi.Info() : info.handle(); }
+
+  /** MPI_Win_set_info: new hints for this window (no_locks=true from now on refuses lock). */
+  public void setInfo(Info info) throws MPIException {
+    if (info == null) throw new MPIException(MPI.ERR_INFO, "null info");
+    try { live().setInfo(info.handle()); } catch (RuntimeException e) { throw Errors.of(e); }
+  }
+
+  /** MPI_Win_get_info: the hints in use, a new Info the caller frees. */
+  public Info getInfo() throws MPIException {
+    try { return new Info(live().getInfo()); } catch (RuntimeException e) { throw Errors.of(e); }
   }
 
   private static int elementSize(Buffer base) {

@@ -27,6 +27,27 @@ def test_create_put_get_fence(world):
     assert win.is_null()
 
 
+def test_hints_and_no_locks(world):
+    """Window.create with hints (an overload of the two-argument form); a window made with
+    no_locks=true refuses lock (the caller promised not to use it); get_info/set_info."""
+    local = np.zeros(2, np.int32)
+    hints = oompi.Info.create()
+    hints.set("no_locks", "true")
+    with oompi.Window.create(world, local, hints) as win:
+        with pytest.raises(oompi.MPIError, match="no_locks") as e:
+            with win.lock(world.rank, oompi.LockType.EXCLUSIVE):
+                pass
+        assert e.value.error_class == oompi.ERR_RMA_SYNC
+        win.fence()
+        win.put(np.array([world.rank + 7], np.int32), world.rank, 1)
+        win.fence()
+        assert local[1] == world.rank + 7
+        assert win.get_info() is not None
+    with pytest.raises(TypeError, match="buffer protocol"):
+        oompi.Window.create(world, "not a buffer", hints)
+    hints.close()
+
+
 def test_window_over_a_slice(world):
     """A window over arr[1:] (8 bytes past a 16-byte boundary: MPICH 4.0.2 over UCX 1.13 moved
     such a base, pmodels/mpich#6140) reaches the slice's own elements; a floating-point

@@ -216,6 +216,11 @@ inline PyObject* _memory_view(std::int64_t address, std::int64_t nbytes, bool wr
   if (!oompi::python::get_async($input, true, tmp)) SWIG_fail;
   $1 = &tmp;
 %}
+// Overloads that differ in their argument count (Window.create with and without hints) dispatch
+// on it: a buffer argument matches any object there, and the in typemap above says what is
+// wrong with one that is not a buffer (SWIG's default check wants an async_buffer proxy).
+%typemap(typecheck, precedence=SWIG_TYPECHECK_POINTER) const oompi::rt::async_buffer&,
+                                                       oompi::rt::async_buffer& %{ $1 = 1; %}
 
 // --- statuses: a struct sequence (oompi.Status), no SWIG proxy --------------------------------
 %typemap(out) oompi::rt::status %{

@@ -109,7 +109,15 @@ namespace Oompi.Tests
             int stop = 0;
             var collector = new Thread(() =>
             {
-                while (Volatile.Read(ref stop) == 0) GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+                // A collection every millisecond or so, not back to back: a message of 50,000
+                // knots takes several, and a thread collecting without pause left the writer
+                // almost no time on a loaded machine (MPICH's waiting rank spins on a core:
+                // mpich.csharp.objects.np2 ran past its timeout).
+                while (Volatile.Read(ref stop) == 0)
+                {
+                    GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+                    Thread.Sleep(1);
+                }
             });
             collector.Start();
             int rounds = 0;

@@ -6,14 +6,8 @@ using Xunit;
 namespace Oompi.Tests
 {
     /// <summary>Object graphs in wire format v1: golden bytes, point to point, collectives, bad input.</summary>
-    public partial class ObjectTests
+    public partial class ObjectTests : WorldTests
     {
-        private readonly Comm world = Comm.World();
-        private int Rank => world.Rank;
-        private int Size => world.Size;
-        private int Next => (Rank + 1) % Size;
-        private int Prev => (Rank + Size - 1) % Size;
-
         // A message round the ring: the blocking `send`, then `recv`. At 1 rank it goes to this
         // process itself, and a blocking send may wait until its receive is posted (MPICH 4.0's
         // send to oneself does): there the same message goes out with `isend`.

@@ -22,8 +22,8 @@ import org.oompi.Environment;
  * Options: --rounds=N --quick
  *
  * --self (rank 0 alone, nothing else runs): the layer's own cost without a peer: 8 B irecv from
- * self + isend to self + two waits, and sendRecv to self, through org.oompi and through package
- * mpi, blocks alternated; prints the fastest block's ns per iteration of each (a plain line,
+ * self + isend to self + two waits, sendRecv to self, blocking send + recv to self (the ping-pong's
+ * calls; 8 B goes eagerly), allreduce of 8 doubles, through org.oompi and through package mpi, blocks alternated; prints the fastest block's ns per iteration of each (a plain line,
  * robust to a loaded machine).
  */
 public final class MpiApiBench {
@@ -68,7 +68,7 @@ public final class MpiApiBench {
     mpi.Intracomm mw = mpi.MPI.COMM_WORLD;
     ByteBuffer s = Buffers.newByteBuffer(8), r = Buffers.newByteBuffer(8);
     int n = 100000;
-    double[] best = {1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9};
+    double[] best = {1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9};
     for (int b = 0; b < 30; b++) {
       double t0 = Environment.wtime();
       for (int i = 0; i < n; i++) {
@@ -104,6 +104,13 @@ public final class MpiApiBench {
       t0 = Environment.wtime();
       for (int i = 0; i < n; i++) mw.allReduce(inA, resA, N, mpi.MPI.DOUBLE, mpi.MPI.SUM);
       best[7] = Math.min(best[7], (Environment.wtime() - t0) / n);
+      // blocking send + recv to self (8 B goes eagerly): the ping-pong's own calls
+      t0 = Environment.wtime();
+      for (int i = 0; i < n; i++) { w.send(s, 0, 2); w.recv(r, 0, 2); }
+      best[8] = Math.min(best[8], (Environment.wtime() - t0) / n);
+      t0 = Environment.wtime();
+      for (int i = 0; i < n; i++) { mw.send(s, 8, mpi.MPI.BYTE, 0, 2); mw.recv(r, 8, mpi.MPI.BYTE, 0, 2); }
+      best[9] = Math.min(best[9], (Environment.wtime() - t0) / n);
     }
     System.out.printf("self 8 B, fastest of 30 blocks of %d: isend/irecv + 2 waits: oompi %.0f ns, "
         + "mpi %.0f ns (%.3fx); sendrecv: oompi %.0f ns, mpi %.0f ns (%.3fx)%n", n, best[0] * 1e9,
@@ -111,6 +118,8 @@ public final class MpiApiBench {
     System.out.printf("self allreduce of %d doubles: direct oompi %.0f ns, mpi %.0f ns (%.3fx); "
         + "arrays oompi %.0f ns, mpi %.0f ns (%.3fx)%n", N, best[4] * 1e9, best[5] * 1e9,
         best[5] / best[4], best[6] * 1e9, best[7] * 1e9, best[7] / best[6]);
+    System.out.printf("self 8 B send + recv: oompi %.0f ns, mpi %.0f ns (%.3fx)%n", best[8] * 1e9,
+        best[9] * 1e9, best[9] / best[8]);
   }
 
   static final String[] PP = {"raw_c", "oompi_direct", "mpi_api_direct", "oompi_array", "mpi_api_array"};

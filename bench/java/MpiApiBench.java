@@ -23,8 +23,9 @@ import org.oompi.Environment;
  *
  * --self (rank 0 alone, nothing else runs): the layer's own cost without a peer: 8 B irecv from
  * self + isend to self + two waits, sendRecv to self, blocking send + recv to self (the ping-pong's
- * calls; 8 B goes eagerly), allreduce of 8 doubles, through org.oompi and through package mpi, blocks alternated; prints the fastest block's ns per iteration of each (a plain line,
- * robust to a loaded machine).
+ * calls; 8 B goes eagerly), allreduce of 8 doubles, through org.oompi and through package mpi,
+ * blocks alternated; prints the fastest block's ns per iteration of each (a plain line, robust to
+ * a loaded machine).
  */
 public final class MpiApiBench {
   static final List<String> out = new ArrayList<>();

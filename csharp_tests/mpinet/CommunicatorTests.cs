@@ -65,6 +65,10 @@ namespace MpiNetTests
             dup.Dispose();  // idempotent
             Assert.Throws<ObjectDisposedException>(() => dup.Rank);
             Assert.Throws<ObjectDisposedException>(() => dup.Send(1, 0, 0));
+            var ints = new int[2];
+            Assert.Throws<ObjectDisposedException>(() => dup.Send(ints, 0, 0));
+            Assert.Throws<ObjectDisposedException>(() => dup.Receive(0, 0, ref ints));
+            Assert.Throws<ObjectDisposedException>(() => dup.Receive<double>(0, 0));
             Assert.Throws<ObjectDisposedException>(() => dup.Allreduce(1, Operation<int>.Add));
             Assert.Throws<ObjectDisposedException>(() => dup.Barrier());
         }

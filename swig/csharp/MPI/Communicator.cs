@@ -1,5 +1,6 @@
 using System;
 using System.Reflection;
+using System.Runtime.CompilerServices;
 using Oompi;
 
 namespace MPI
@@ -125,6 +126,14 @@ namespace MPI
         }
 
         internal static Exception Translate(MpiException e) => Errors.Translate(e);
+
+        /// <summary>The exception an oompi entry point left pending, in MPI.NET's terms.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private protected static void ThrowPending()
+        {
+            var e = Comm.TakePending();
+            throw e is MpiException m ? Translate(m) : e;
+        }
 
         /// <summary>The number of processes.</summary>
         public int Size

@@ -68,7 +68,6 @@ namespace MPI
 
         // --- helpers -------------------------------------------------------------------------
 
-
         // --- Broadcast -----------------------------------------------------------------------
 
         /// <summary>Broadcasts <paramref name="value"/> from <paramref name="root"/> to every process.</summary>
@@ -222,14 +221,6 @@ namespace MPI
             if (rc != 0) ThrowPending();
             if (thrown is not null) ExceptionDispatchInfo.Throw(thrown);
             throw new MPIException("MPI: the reduction operation threw on another process");
-        }
-
-        /// <summary>The exception an oompi entry point left pending, in MPI.NET's terms.</summary>
-        [MethodImpl(MethodImplOptions.NoInlining)]
-        private static void ThrowPending()
-        {
-            var e = Comm.TakePending();
-            throw e is MpiException m ? Translate(m) : e;
         }
 
         // Any other value or op (kept out of the common case's method: its locals would be

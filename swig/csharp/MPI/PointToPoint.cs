@@ -1,4 +1,6 @@
 using System;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using Oompi;
 
 namespace MPI
@@ -8,7 +10,18 @@ namespace MPI
     public abstract partial class Communicator
     {
         /// <summary>Sends <paramref name="value"/> to <paramref name="dest"/> with <paramref name="tag"/>.</summary>
-        public void Send<T>(T value, int dest, int tag)
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]  // into the caller's loop, as oompi's own Send<T>
+        public unsafe void Send<T>(T value, int dest, int tag)
+        {
+            // A number: oompi's plain C entry point, inlined with its P/Invoke (which the runtime
+            // inlines outside a try block only); the value is a primitive on the stack.
+            int kind = PrimitiveKind<T>.Code;
+            if (kind < 0) SendAny(value, dest, tag);
+            else if (comm.TrySendFast(Unsafe.AsPointer(ref value), 1, kind, dest, tag) != 0) ThrowPending();
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void SendAny<T>(T value, int dest, int tag)
         {
             try
             {
@@ -25,7 +38,21 @@ namespace MPI
 
         /// <summary>Sends the array <paramref name="values"/> (received with <c>Receive(source, tag, ref T[])</c>).</summary>
         /// <exception cref="ArgumentNullException">values is null.</exception>
-        public void Send<T>(T[] values, int dest, int tag)
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public unsafe void Send<T>(T[] values, int dest, int tag)
+        {
+            int kind = PrimitiveKind<T>.Code;
+            if (kind < 0 || values is null)
+            {
+                SendAny(values, dest, tag);
+                return;
+            }
+            fixed (byte* p = &Unsafe.As<T, byte>(ref MemoryMarshal.GetArrayDataReference(values)))
+                if (comm.TrySendFast(p, values.Length, kind, dest, tag) != 0) ThrowPending();
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void SendAny<T>(T[] values, int dest, int tag)
         {
             if (values is null) throw new ArgumentNullException(nameof(values));
             try
@@ -49,7 +76,22 @@ namespace MPI
         }
 
         /// <summary>Receives a value.</summary>
-        public void Receive<T>(int source, int tag, out T value)
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public unsafe void Receive<T>(int source, int tag, out T value)
+        {
+            int kind = PrimitiveKind<T>.Code;
+            if (kind >= 0)
+            {
+                T v = default;  // a local: value may be a field of an object the GC moves
+                if (comm.TryRecvFast(Unsafe.AsPointer(ref v), 1, kind, source, tag) != 0) ThrowPending();
+                value = v;
+                return;
+            }
+            ReceiveAny(source, tag, out value);
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void ReceiveAny<T>(int source, int tag, out T value)
         {
             var ops = ValueOps<T>.For;
             if (ops is null)
@@ -85,9 +127,24 @@ namespace MPI
         }
 
         /// <summary>Receives an array.</summary>
-        public void Receive<T>(int source, int tag, ref T[] values)
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public unsafe void Receive<T>(int source, int tag, ref T[] values)
         {
-            // The common case without a status to build: plain data into an array given.
+            // The common case without a status to build: numbers into an array given.
+            int kind = PrimitiveKind<T>.Code;
+            T[] a = values;
+            if (kind >= 0 && a is not null)
+            {
+                fixed (byte* p = &Unsafe.As<T, byte>(ref MemoryMarshal.GetArrayDataReference(a)))
+                    if (comm.TryRecvFast(p, a.Length, kind, source, tag) != 0) ThrowPending();
+                return;
+            }
+            ReceiveAny(source, tag, ref values);
+        }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void ReceiveAny<T>(int source, int tag, ref T[] values)
+        {
             var ops = ValueOps<T>.For;
             if (ops is null || values is null)
             {

@@ -54,9 +54,27 @@ namespace Oompi
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private void SendFast(void* p, long count, int kind, int dest, int tag)
         {
+            if (TrySendFast(p, count, kind, dest, tag) != 0) ThrowPending();
+        }
+
+        // The fast entry points as namespace MPI calls them, inlined into its own inlined
+        // methods (its T is unconstrained, so it pins and picks the kind itself). Nonzero: the
+        // exception is pending (TakePending).
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal int TrySendFast(void* p, long count, int kind, int dest, int tag)
+        {
             int rc = FastPath.Send(swigCPtr.Handle, p, count, kind, dest, tag);
             GC.KeepAlive(this);  // the native comm lives until the call returns
-            if (rc != 0) ThrowPending();
+            return rc;
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal int TryRecvFast(void* p, long count, int kind, int source, int tag)
+        {
+            StatusData d;
+            int rc = FastPath.Recv(swigCPtr.Handle, p, count, kind, source, tag, &d);
+            GC.KeepAlive(this);
+            return rc;
         }
 
         [MethodImpl(MethodImplOptions.NoInlining)]

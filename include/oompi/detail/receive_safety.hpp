@@ -15,8 +15,9 @@
 //
 // So oompi::environment, before MPI_Init, sets OMPI_MCA_pml_ob1_max_rdma_per_request=0 in the
 // process's environment unless the user set that parameter (environment variable, or an MCA
-// parameter file); after MPI_Init it reads back through MPI_T which PML runs and the value in
-// effect, and turns the receive guard (recv_guard.hpp) off only where the MPI is known to stop
+// parameter file); after MPI_Init it learns which PML runs and the value in effect (from the
+// selected PML's shared object and the environment where they tell, else through MPI_T, whose
+// first use costs 0.2 s), and turns the receive guard (recv_guard.hpp) off only where the MPI is known to stop
 // at the buffer's end:
 //   - pml ob1 with the parameter 0, when every process that can send here has it too. The
 //     sender picks the protocol (over vader a receiver with the setting still overflows when
@@ -189,6 +190,50 @@ inline bool read_int_cvar(const char* name, int& value) {
   return ok;
 }
 
+#if defined(OOMPI_DETAIL_HAVE_DLADDR)
+/// The PML Open MPI selected, learned without MPI_T: its first MPI_T_init_thread opens every
+/// MCA component of every framework (64 more shared objects, 0.2 s added to each process's
+/// start). The selected module's function table (libmpi's exported mca_pml) points into the
+/// component's shared object, mca_pml_ob1.so or mca_pml_ucx.so. Empty when that does not tell
+/// (components built into libmpi, a PML wrapped by another such as monitoring): MPI_T decides.
+inline std::string selected_pml_from_module() {
+  void* table = ::dlsym(RTLD_DEFAULT, "mca_pml");
+  if (!table) return {};
+  void* fns[3];  // add_procs, del_procs, enable: the table's first entries (ob1 has no progress)
+  std::memcpy(fns, table, sizeof fns);
+  std::string where;
+  for (void* f : fns) {
+    Dl_info info;
+    if (!f || !::dladdr(f, &info) || !info.dli_fname) return {};
+    std::string file = info.dli_fname;
+    file = file.substr(file.find_last_of('/') + 1);
+    if (!where.empty() && file != where) return {};
+    where = file;
+  }
+  if (where == "mca_pml_ob1.so") return "ob1";
+  if (where == "mca_pml_ucx.so") return "ucx";
+  return {};
+}
+#endif
+
+/// The value of pml_ob1_max_rdma_per_request in effect, where the environment decides it: the
+/// variable oompi set ("0"), or the user's. Open MPI's environment beats its parameter files
+/// (all but an override file, which only MPI_T sees). False: ask MPI_T.
+inline bool rdma_setting_from_environment(const receive_safety_state& s, int& value) {
+  if (s.origin != setting_origin::oompi && s.origin != setting_origin::environment) return false;
+  const char* v = std::getenv(k_rdma_env);
+  if (!v || !*v) return false;
+  char* end = nullptr;
+  const long n = std::strtol(v, &end, 10);
+  if (*end != '\0' || n < 0 || n > 1 << 20) return false;
+  for (const auto& f : mca_param_files()) {
+    const auto dot = f.rfind(".conf");
+    if (dot != std::string::npos && file_sets_param(f.substr(0, dot) + "-override.conf")) return false;
+  }
+  value = static_cast<int>(n);
+  return true;
+}
+
 /// Whether other programs can be in this job: an MPMD launch (several app contexts).
 inline bool mpmd_job() {
   if (const char* n = std::getenv("OMPI_NUM_APP_CTX"); n && std::atoi(n) > 1) return true;
@@ -211,17 +256,27 @@ inline const char* origin_text(const receive_safety_state& s) {
 inline bool assess_open_mpi(receive_safety_state& s, bool owns) {
   int provided = 0, rdma = -1, priority = 0;
   bool ob1 = false, ucx = false;
-  // MPI_T_init_thread with the level MPI runs at: Open MPI 4.1 sets the process's thread level
-  // to the one MPI_T asks for (MPI_THREAD_SINGLE here turned a MULTIPLE process into SINGLE:
-  // MPI_Query_thread said so and threads deadlocked).
-  int level = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&level);
-  if (MPI_T_init_thread(level, &provided) == MPI_SUCCESS) {
-    ob1 = read_int_cvar(k_rdma_param, rdma);
-    ucx = read_int_cvar("pml_ucx_priority", priority);
-    MPI_T_finalize();
-  }
   if (!owns && s.origin == setting_origin::none) find_setting_origin(s);
+  std::string pml;
+#if defined(OOMPI_DETAIL_HAVE_DLADDR)
+  pml = selected_pml_from_module();
+#endif
+  if (pml == "ucx") {
+    ucx = true;
+  } else if (pml == "ob1" && rdma_setting_from_environment(s, rdma)) {
+    ob1 = true;
+  } else {
+    // MPI_T_init_thread with the level MPI runs at: Open MPI 4.1 sets the process's thread level
+    // to the one MPI_T asks for (MPI_THREAD_SINGLE here turned a MULTIPLE process into SINGLE:
+    // MPI_Query_thread said so and threads deadlocked).
+    int level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&level);
+    if (MPI_T_init_thread(level, &provided) == MPI_SUCCESS) {
+      ob1 = read_int_cvar(k_rdma_param, rdma);
+      ucx = read_int_cvar("pml_ucx_priority", priority);
+      MPI_T_finalize();
+    }
+  }
   const std::string guard =
       ": blocking receives are checked with a matched probe first (nonblocking and persistent "
       "receives are not protected)";

@@ -14,7 +14,12 @@
 
 #include "test_support.hpp"
 
+#if defined(OPEN_MPI) && __has_include(<link.h>)
+#include <link.h>
+#endif
+
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -154,6 +159,18 @@ TEST_CASE("the environment reports how receives are protected") {
     CHECK(why.find("pml_ob1_max_rdma_per_request=0") != std::string::npos);
   }
   if (std::string(setting) != "0") CHECK(mode != "mpi");
+#if __has_include(<link.h>)
+  // Learned without MPI_T, whose first use opens every MCA component of every framework (0.2 s
+  // per process), among them the launcher's (plm), which an MPI process never loads otherwise.
+  int launchers = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* n) {
+        if (info->dlpi_name && std::strstr(info->dlpi_name, "/mca_plm_")) ++*static_cast<int*>(n);
+        return 0;
+      },
+      &launchers);
+  CHECK(launchers == 0);
+#endif
 #endif
 }
 

@@ -295,22 +295,23 @@ public final class MPI {
   public static DoubleBuffer newDoubleBuffer(int capacity) { return newByteBuffer(capacity * 8).asDoubleBuffer(); }
 
   // --- slices: a buffer that starts at an offset (C's &buf[offset]) --------------------------
-  // The original buffer's position and limit are left as they were.
+  // The original buffer's position and limit are left as they were. A direct slice remembers
+  // its parent (SliceParents): a datatype may reach before the slice, within the parent.
   public static ByteBuffer slice(ByteBuffer buf, int offset) {
-    return buf.duplicate().clear().position(offset).slice().order(buf.order());
+    return SliceParents.record(buf.duplicate().clear().position(offset).slice().order(buf.order()), buf, offset);
   }
 
-  public static CharBuffer slice(CharBuffer buf, int offset) { return buf.duplicate().clear().position(offset).slice(); }
+  public static CharBuffer slice(CharBuffer buf, int offset) { return SliceParents.record(buf.duplicate().clear().position(offset).slice(), buf, offset); }
 
-  public static ShortBuffer slice(ShortBuffer buf, int offset) { return buf.duplicate().clear().position(offset).slice(); }
+  public static ShortBuffer slice(ShortBuffer buf, int offset) { return SliceParents.record(buf.duplicate().clear().position(offset).slice(), buf, offset); }
 
-  public static IntBuffer slice(IntBuffer buf, int offset) { return buf.duplicate().clear().position(offset).slice(); }
+  public static IntBuffer slice(IntBuffer buf, int offset) { return SliceParents.record(buf.duplicate().clear().position(offset).slice(), buf, offset); }
 
-  public static LongBuffer slice(LongBuffer buf, int offset) { return buf.duplicate().clear().position(offset).slice(); }
+  public static LongBuffer slice(LongBuffer buf, int offset) { return SliceParents.record(buf.duplicate().clear().position(offset).slice(), buf, offset); }
 
-  public static FloatBuffer slice(FloatBuffer buf, int offset) { return buf.duplicate().clear().position(offset).slice(); }
+  public static FloatBuffer slice(FloatBuffer buf, int offset) { return SliceParents.record(buf.duplicate().clear().position(offset).slice(), buf, offset); }
 
-  public static DoubleBuffer slice(DoubleBuffer buf, int offset) { return buf.duplicate().clear().position(offset).slice(); }
+  public static DoubleBuffer slice(DoubleBuffer buf, int offset) { return SliceParents.record(buf.duplicate().clear().position(offset).slice(), buf, offset); }
 
   public static ByteBuffer slice(byte[] buf, int offset) { return ByteBuffer.wrap(buf, offset, buf.length - offset).slice(); }
 

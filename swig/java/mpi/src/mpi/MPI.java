@@ -169,6 +169,40 @@ public final class MPI {
     } catch (RuntimeException e) {
       throw Errors.of(e);
     }
+    watchInitThread();
+  }
+
+  // --- a main that returns without MPI.Finalize --------------------------------------------
+  // Open MPI's bindings left such a job to mpirun, which failed it (onesided/WinName). As
+  // mpi4py (atexit) and Boost.MPI (the environment's destructor) do, MPI is finalized at exit
+  // instead, from org.oompi's shutdown hook, when and only when the thread that called Init has
+  // ended normally: not after an uncaught exception on it, nor on System.exit while it is still
+  // running (other ranks may be waiting for this one: the hook aborts the job, as before).
+  private static Thread initThread;
+  private static volatile boolean initThreadFailed;
+
+  private static void watchInitThread() {
+    Thread t = Thread.currentThread();
+    initThread = t;
+    Thread.UncaughtExceptionHandler chained = t.getUncaughtExceptionHandler();
+    t.setUncaughtExceptionHandler((thread, e) -> {
+      initThreadFailed = true;
+      if (chained != null) chained.uncaughtException(thread, e);
+    });
+    org.oompi.ExitPolicy.setBeforeAbort(MPI::finalizeAtExit);
+  }
+
+  private static void finalizeAtExit() {
+    Thread t;
+    synchronized (MPI.class) {
+      t = initThread;
+      if (env == null || finalized || t == null || t.isAlive() || initThreadFailed) return;
+    }
+    try {
+      Finalize();
+    } catch (MPIException e) {
+      System.err.println("mpi: MPI.Finalize at exit failed: " + e.getMessage());
+    }
   }
 
   public static int queryThread() throws MPIException {

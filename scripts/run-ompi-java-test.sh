@@ -60,8 +60,13 @@ classify() {
   if [ "$2" -eq 124 ] || [ "$2" -ge 128 ] || [ ! -f "$3" ] \
      || grep -qE 'hs_err_pid|fatal error has been detected by the Java Runtime' "$3" \
      || ! grep -qE "$want" "$3"; then echo FAIL; return; fi
-  # A fatal-handler program that printed its own "[**ERROR**]" reached the abnormal branch.
-  case $1 in environment/*Errhandler) grep -qF '[**ERROR**]' "$3" && { echo FAIL; return; } ;; esac
+  case $1 in
+    # A fatal-handler program that printed its own "[**ERROR**]" reached the abnormal branch.
+    environment/*Errhandler) grep -qF '[**ERROR**]' "$3" && { echo FAIL; return; } ;;
+    # mpirun exits with the first MPI_Abort's code: the program's MPI.ERR_TYPE (3 in Open MPI
+    # and MPICH), not another rank's abort (a JVM killed after it aborts too, with 1).
+    environment/Abort) [ "$2" -eq 3 ] || { echo FAIL; return; } ;;
+  esac
   echo XFAIL
 }
 

@@ -11,12 +11,90 @@
 # The suite's helpers (OmpitestError, OmpitestProgress from reporting/, OmpitestConfig from
 # reporting/OmpitestConfig.java.in) are compiled from the checkout when it has them, else from
 # small stand-ins written here. A run passes when it exits 0, or 77 (the suite's "needs more
-# ranks" skip). Ends with the line "passed N of M runs".
+# ranks" skip). Ends with the line "passed N of M runs" (the raw count).
+#
+# Expected failures, as Open MPI's MTT counts them (its ompi-core-template.ini passes the C
+# suite's environment/abort and environment/final when they exit non-zero): the programs below
+# are WRITTEN to fail, each to exercise an error path. A run of one counts as "expected
+# failure" only when it fails the way the program means to, stricter than MTT: a non-zero exit
+# that is not a timeout (124) or a kill, no JVM crash (hs_err, "fatal error has been detected by
+# the Java Runtime"), and the program's own diagnostic in its log (expected_diagnostic below).
+# The last lines give pass / expected failure / fail and the MTT-style total (pass + expected).
+#
+#   scripts/run-ompi-java-test.sh --classify <results.txt> <log dir> ...
+# re-applies that classification to an earlier run's results.txt (its lines "PASS|FAIL
+# [dir/]name npN (exit rc...)") with the logs <log dir>/<dir>-<name>/npN.log, e.g. those of
+# another implementation's bindings, so two runs are counted alike.
 #
 # Environment: OJT_TIMEOUT (seconds per run, default 120; dynamic/LoopSpawn spawns up to 400
 # JVMs and needs about 600), OJT_NP (rank counts, default "2 4"), OJT_MPIRUN (default mpirun
 # --oversubscribe), OMPI_MCA_osc (default: the installation's).
 set -u
+
+# The diagnostic (an extended regex) a run of a program written to fail must show, by
+# <dir>/<name>; no entry: the program is meant to pass.
+expected_diagnostic() {
+  case $1 in
+    # The suite's own reporter: ompitestError (or a size/even check before MPI.Init or after
+    # MPI.Finalize, which is an error) prints "[**ERROR**]" and exits 1.
+    test/TestCheckSize1|test/TestCheckSize4|test/TestError[1-4]|test/TestNeedEven1)
+      echo '\[\*\*ERROR\*\*\]' ;;
+    # MPI_Abort(MPI_COMM_WORLD, MPI.ERR_TYPE): the MPI library's own report of the abort.
+    environment/Abort) echo 'MPI_ABORT was invoked|called MPI_Abort' ;;
+    # callErrhandler with ERRORS_ARE_FATAL (restored from getErrhandler, or set) must end the
+    # job through the fatal handler; the program reports "[**ERROR**] ... abnormal" otherwise.
+    environment/CommErrhandler|environment/FileErrhandler|environment/WinErrhandler)
+      echo 'ERRORS_ARE_FATAL' ;;
+    *) return 1 ;;
+  esac
+}
+
+# Prints PASS, XFAIL (expected failure) or FAIL for program $1 (<dir>/<name>), exit code $2,
+# log $3.
+classify() {
+  local want
+  if [ "$2" -eq 0 ] || [ "$2" -eq 77 ]; then
+    if expected_diagnostic "$1" > /dev/null; then echo FAIL; else echo PASS; fi; return
+  fi
+  want=$(expected_diagnostic "$1") || { echo FAIL; return; }
+  if [ "$2" -eq 124 ] || [ "$2" -ge 128 ] || [ ! -f "$3" ] \
+     || grep -qE 'hs_err_pid|fatal error has been detected by the Java Runtime' "$3" \
+     || ! grep -qE "$want" "$3"; then echo FAIL; return; fi
+  case $1 in
+    # A fatal-handler program that printed its own "[**ERROR**]" reached the abnormal branch.
+    environment/*Errhandler) grep -qF '[**ERROR**]' "$3" && { echo FAIL; return; } ;;
+    # mpirun exits with the first MPI_Abort's code: the program's MPI.ERR_TYPE (3 in Open MPI
+    # and MPICH), not another rank's abort (a JVM killed after it aborts too, with 1).
+    environment/Abort) [ "$2" -eq 3 ] || { echo FAIL; return; } ;;
+  esac
+  echo XFAIL
+}
+
+# Ends a run: the raw count, then the three counts and the MTT-style total.
+summary() {  # pass xfail fail raw_pass
+  local total=$(( $1 + $2 + $3 ))
+  echo "passed $4 of $total runs (raw: exit 0 or 77)"
+  echo "pass $1, expected failure $2, fail $3: MTT-style $(( $1 + $2 )) of $total"
+}
+
+if [ "${1:-}" = --classify ]; then
+  results=${2:?usage: $0 --classify <results.txt> <log dir> ...}; shift 2
+  pass=0; xfail=0; fail=0; raw=0
+  while read -r verdict prog np rest; do
+    case $verdict in PASS|XFAIL|FAIL) ;; *) continue ;; esac
+    rc=$(sed -E 's/^\(exit ([0-9]+).*/\1/' <<< "$rest")
+    log=; for root in "$@"; do
+      [ -f "$root/${prog/\//-}/$np.log" ] && log=$root/${prog/\//-}/$np.log
+    done
+    case $rc in 0|77) raw=$((raw + 1)) ;; esac
+    c=$(classify "$prog" "$rc" "$log")
+    case $c in PASS) pass=$((pass + 1)) ;; XFAIL) xfail=$((xfail + 1)) ;; *) fail=$((fail + 1)) ;; esac
+    [ "$c" = PASS ] || echo "$c $prog $np (exit $rc)${log:+ $log}"
+  done < "$results"
+  summary $pass $xfail $fail $raw
+  exit 0
+fi
+
 src=${1:?usage: $0 <ompi-java-test checkout> [build dir] [program ...]}
 src=$(cd "$src" && pwd)
 build=${2:-build}
@@ -92,7 +170,7 @@ if [ $# -gt 0 ]; then programs=("$@"); else
                           ! -path '*/performance/*' ! -path '*/reporting/*' ! -name 'Ompitest*.java' -type f \
                           -exec grep -l 'static *void *main' {} + | sort)
 fi
-pass=0; fail=0; results=$work/results.txt
+pass=0; xfail=0; fail=0; raw=0; results=$work/results.txt
 for f in "${programs[@]}"; do
   name=$(basename "$f" .java); dir=$(cd "$(dirname "$f")" && pwd)
   d="$work/$(basename "$dir")-$name"; mkdir -p "$d"
@@ -105,11 +183,17 @@ for f in "${programs[@]}"; do
     (cd "$d" && CLASSPATH="$jar:$work/common:$d" timeout -k 10 "$timeout_s" \
        "${mpirun[@]}" -np "$np" "$java" -cp "$jar:$work/common:$d" "$name" > "$d/np$np.log" 2>&1)
     rc=$?
-    if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then pass=$((pass + 1)); echo "PASS $name np$np (exit $rc)" >> "$results"
-    else fail=$((fail + 1))
-      echo "FAIL $(basename "$dir")/$name np$np (exit $rc$([ $rc -eq 124 ] && echo ', timeout')): $(grep -m1 -E 'ERROR|Exception|rror' "$d/np$np.log")" | tee -a "$results"
-    fi
+    prog=$(basename "$dir")/$name
+    if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then raw=$((raw + 1)); fi
+    case $(classify "$prog" $rc "$d/np$np.log") in
+      PASS) pass=$((pass + 1)); echo "PASS $prog np$np (exit $rc)" >> "$results" ;;
+      XFAIL) xfail=$((xfail + 1))
+        echo "XFAIL $prog np$np (exit $rc, expected failure): $(grep -m1 -E "$(expected_diagnostic "$prog")" "$d/np$np.log")" | tee -a "$results" ;;
+      *) fail=$((fail + 1))
+        echo "FAIL $prog np$np (exit $rc$([ $rc -eq 124 ] && echo ', timeout')): $(grep -m1 -E 'ERROR|Exception|rror' "$d/np$np.log")" | tee -a "$results" ;;
+    esac
   done
 done
-echo "passed $pass of $((pass + fail)) runs (logs in $work)"
+summary $pass $xfail $fail $raw
+echo "logs in $work"
 [ $fail -eq 0 ]

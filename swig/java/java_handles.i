@@ -23,10 +23,12 @@ EXTRA
 %enddef
 // A JVM that exits with MPI initialized and not finalized (Environment not closed: an
 // uncaught exception, System.exit, a forgotten close) aborts the job from a shutdown hook:
-// MPI_Finalize there could wait forever for ranks that are not finalizing.
+// MPI_Finalize there could wait forever for ranks that are not finalizing. ExitPolicy's action
+// (package mpi's) runs first and may finalize instead.
 OOMPI_JAVA_CLOSEABLE(oompi::rt::environment, true,
   static {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (initialized() && !finalized()) ExitPolicy.runBeforeAbort();
       if (initialized() && !finalized()) {
         System.err.println("oompi: the JVM is exiting with MPI not finalized (Environment not "
             + "closed); aborting the MPI job");

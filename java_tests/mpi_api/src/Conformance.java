@@ -466,6 +466,7 @@ public class Conformance {
     info();
     file(dir);
     ConformancePackMapWin.packing(world, me, n);
+    ConformancePackMapWin.sliceParents(world, me, n);
     ConformancePackMapWin.topologyMaps(world, me, n);
     ConformancePackMapWin.distGraphs(world, me, n);
     ConformancePackMapWin.windows(world, me, n);

@@ -1,7 +1,8 @@
 // Part of the Conformance program (its main calls these): what package mpi gained after its
 // first version -- pack/unpack and MPI.PACKED, CartComm/GraphComm.map, general and weighted
 // distributed graphs, allocated/shared/dynamic windows, error handlers and callErrhandler,
-// darray in Fortran order -- each with its bad inputs (MPIException of the documented class).
+// darray in Fortran order, datatypes reaching before an MPI.slice -- each with its bad inputs
+// (MPIException of the documented class).
 import java.nio.*;
 import mpi.*;
 
@@ -219,11 +220,59 @@ final class ConformancePackMapWin {
     plain.free();
     Conformance.fails(MPI.ERR_WIN, "callErrhandler on a freed window", () -> plain.callErrhandler(MPI.ERR_WIN));
     Intracomm c = (Intracomm) world.dup();
+    // a communicator's: ERRORS_ARE_FATAL reported (MPI's default, environment/CommErrhandler
+    // restores it to abort), an error with none set throws
+    check(c.getErrhandler() == MPI.ERRORS_ARE_FATAL, "a communicator's default handler");
+    Conformance.fails(MPI.ERR_OTHER, "Comm.callErrhandler with no handler set", () -> c.callErrhandler(MPI.ERR_OTHER));
+    Conformance.fails(MPI.ERR_ARG, "a null communicator handler", () -> c.setErrhandler(null));
     c.setErrhandler(MPI.ERRORS_RETURN);
+    check(c.getErrhandler() == MPI.ERRORS_RETURN, "setErrhandler on a communicator");
     c.callErrhandler(MPI.ERR_OTHER);
     c.free();
     Conformance.fails(MPI.ERR_COMM, "callErrhandler on a freed communicator", () -> c.callErrhandler(MPI.ERR_OTHER));
     check(right >= 0 && left >= 0, "ranks");
+  }
+
+  /**
+   * A datatype whose lower bound reaches before an MPI.slice of a direct buffer uses the
+   * parent's memory (ompi-java-test's datatype/Bakstr); before the parent's start it is refused.
+   */
+  static void sliceParents(Intracomm world, int me, int n) throws Exception {
+    int right = (me + 1) % n, left = (me + n - 1) % n;
+    ByteBuffer parent = MPI.newByteBuffer(16);
+    for (int i = 0; i < 16; i++) parent.put(i, (byte) (i + 10 * me));
+    Datatype back = Datatype.createVector(3, 1, -2, MPI.SHORT);  // shorts 0, -2, -4: bytes [-8, 2)
+    back.commit();
+    byte[] packed = new byte[6];
+    check(world.pack(MPI.slice(parent, 8), 1, back, packed, 0) == 6, "pack before a slice");
+    byte[] want = {8, 9, 4, 5, 0, 1};
+    for (int i = 0; i < 6; i++) check(packed[i] == want[i] + 10 * me, "packed byte " + i + ": " + packed[i]);
+    ByteBuffer parent2 = MPI.newByteBuffer(16);
+    world.unpack(packed, 0, MPI.slice(MPI.slice(parent2, 4), 4), 1, back);  // a slice of a slice
+    for (int i = 0; i < 16; i++)
+      check(parent2.get(i) == (i < 10 && i % 4 < 2 ? i + 10 * me : 0), "unpack before a slice of a slice, byte " + i);
+    // through MPI: ints 4 and 1 of a slice at 4 (stride -3) to the right neighbour's slice
+    IntBuffer ints = MPI.newIntBuffer(8), got = MPI.newIntBuffer(8);
+    for (int i = 0; i < 8; i++) ints.put(i, 100 * me + i);
+    Datatype back3 = Datatype.createVector(2, 1, -3, MPI.INT);
+    back3.commit();
+    world.sendRecv(MPI.slice(ints, 4), 1, back3, right, 41, MPI.slice(got, 4), 1, back3, left, 41);
+    check(got.get(4) == 100 * left + 4 && got.get(1) == 100 * left + 1 && got.get(0) == 0 && got.get(3) == 0,
+          "sendRecv before IntBuffer slices: " + got.get(4) + " " + got.get(1));
+    IntBuffer got2 = MPI.newIntBuffer(8);  // the nonblocking path (direct buffers only)
+    Request sent = world.iSend(MPI.slice(ints, 4), 1, back3, right, 42);
+    world.recv(MPI.slice(got2, 4), 1, back3, left, 42);
+    sent.waitFor();
+    check(got2.get(4) == 100 * left + 4 && got2.get(1) == 100 * left + 1, "iSend before a slice");
+    // past the parent's start: refused, nothing written
+    Conformance.fails(MPI.ERR_COUNT, "pack reaching before the parent", () -> world.pack(MPI.slice(parent, 6), 1, back, packed, 0));
+    Conformance.fails(MPI.ERR_COUNT, "unpack reaching before the parent",
+        () -> world.unpack(packed, 0, MPI.slice(MPI.slice(parent2, 2), 4), 1, back));
+    Conformance.fails(MPI.ERR_COUNT, "a buffer that is no slice", () -> world.pack(parent, 1, back, packed, 0));
+    Conformance.fails(MPI.ERR_COUNT, "a heap slice (copied, no parent)",
+        () -> world.pack(MPI.slice(new byte[16], 8), 1, back, packed, 0));
+    back.free();
+    back3.free();
   }
 
   /** A Fortran-order darray picks the elements MPI's definition says (read back through pack). */

@@ -100,6 +100,10 @@ final class Bufs {
           throw new MPIException(MPI.ERR_TYPE, "a " + b.getClass().getSimpleName()
               + " cannot hold " + t + " (its base type needs a ByteBuffer or a "
               + t.bufferClass().getSimpleName() + ")");
+        if (!t.natural && t.lowestByte(count) < 0) {  // rare: reaches before b, maybe in its parent
+          Object viaParent = SliceParents.reach(b, count, t);
+          if (viaParent != null) return viaParent;
+        }
         return Buffers.typed(fromStart(b), count, type(t));
       }
       if (!b.hasArray())

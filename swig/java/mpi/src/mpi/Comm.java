@@ -360,14 +360,14 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
   }
 
   public final void setErrhandler(Errhandler errhandler) throws MPIException {
-    if (errhandler == null) throw new MPIException(MPI.ERR_ARG, "null error handler");
     c();
-    this.errhandler = errhandler;
+    handler.set(errhandler);
   }
 
+  /** MPI_Comm_get_errhandler: ERRORS_ARE_FATAL until one is set (see CommBase.handler). */
   public final Errhandler getErrhandler() throws MPIException {
     c();
-    return errhandler;
+    return handler.get();
   }
 
   /**
@@ -377,7 +377,7 @@ public class Comm extends CommCollectives implements Freeable, Cloneable {
    */
   public final void callErrhandler(int errorCode) throws MPIException {
     c();
-    Errors.call(this, errhandler, errorCode, "Comm.callErrhandler");
+    handler.call(this, errorCode);
   }
 
   public final void setName(String name) throws MPIException {

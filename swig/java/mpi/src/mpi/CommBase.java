@@ -7,7 +7,12 @@ package mpi;
 abstract class CommBase {
   /** null before MPI.Init (COMM_WORLD, COMM_SELF) and after free(). */
   org.oompi.Comm c;
-  Errhandler errhandler = Errhandler.RETURN;
+  /**
+   * getErrhandler reports ERRORS_ARE_FATAL until one is set (MPI's default for communicators,
+   * and what Open MPI's bindings reported), but an error with none set throws MPIException;
+   * only ERRORS_ARE_FATAL set explicitly (or restored from getErrhandler) aborts.
+   */
+  final ErrhandlerSlot handler = new ErrhandlerSlot(Errhandler.FATAL, null, "Comm");
   private org.oompi.CommFuture pending;  // iDup: the communicator once the request completes
   private int rank = -1;
   private int inter = -1;

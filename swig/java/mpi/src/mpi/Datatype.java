@@ -93,6 +93,19 @@ public final class Datatype implements Freeable, Cloneable {
     return type;
   }
 
+  private volatile long[] byteBounds;  // {true lb, extent} in bytes, read once (types never change)
+
+  /** The lowest byte count elements of this type touch, from the buffer's start (may be < 0). */
+  long lowestByte(int count) throws MPIException {
+    if (count <= 0) return 0;
+    long[] b = byteBounds;
+    if (b == null) {
+      try { b = new long[] {live().getTrueLb(), live().getExtent()}; } catch (RuntimeException e) { throw Errors.of(e); }
+      byteBounds = b;
+    }
+    return b[0] + Math.min(0, (count - 1) * b[1]);
+  }
+
   /** Lower bound, in units of the base type. */
   public int getLb() throws MPIException {
     try { return (int) (live().getLb() / baseSize); } catch (RuntimeException e) { throw Errors.of(e); }

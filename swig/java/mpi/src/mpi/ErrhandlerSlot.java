@@ -1,7 +1,7 @@
 package mpi;
 
 /**
- * The error handler of a window or file (Comm keeps its own in CommBase): what getErrhandler
+ * The error handler of a communicator, window or file: what getErrhandler
  * reports before one is set (MPI's default for the kind of object), and callErrhandler's rule
  * (Errors.call). The owner checks that it is still alive first.
  */
@@ -18,6 +18,9 @@ final class ErrhandlerSlot {
   }
 
   Errhandler get() { return set == null ? reported : set; }
+
+  /** Whether h was set (not merely reported as the default). */
+  boolean isSetTo(Errhandler h) { return set == h; }
 
   void set(Errhandler h) throws MPIException {
     if (h == null) throw new MPIException(MPI.ERR_ARG, "null error handler");

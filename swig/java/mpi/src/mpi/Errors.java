@@ -33,7 +33,7 @@ final class Errors {
   /** For a communicator's call: ERRORS_ARE_FATAL set explicitly aborts the job. */
   static MPIException of(CommBase comm, Throwable e) {
     MPIException m = of(e);
-    if (comm != null && comm.errhandler == Errhandler.FATAL) {
+    if (comm != null && comm.handler.isSetTo(Errhandler.FATAL)) {
       System.err.println("mpi: error on a communicator whose error handler is ERRORS_ARE_FATAL: "
           + m.getMessage());
       m.printStackTrace();

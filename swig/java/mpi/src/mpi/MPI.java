@@ -169,6 +169,40 @@ public final class MPI {
     } catch (RuntimeException e) {
       throw Errors.of(e);
     }
+    watchInitThread();
+  }
+
+  // --- a main that returns without MPI.Finalize --------------------------------------------
+  // Open MPI's bindings left such a job to mpirun, which failed it (onesided/WinName). As
+  // mpi4py (atexit) and Boost.MPI (the environment's destructor) do, MPI is finalized at exit
+  // instead, from org.oompi's shutdown hook, when and only when the thread that called Init has
+  // ended normally: not after an uncaught exception on it, nor on System.exit while it is still
+  // running (other ranks may be waiting for this one: the hook aborts the job, as before).
+  private static Thread initThread;
+  private static volatile boolean initThreadFailed;
+
+  private static void watchInitThread() {
+    Thread t = Thread.currentThread();
+    initThread = t;
+    Thread.UncaughtExceptionHandler chained = t.getUncaughtExceptionHandler();
+    t.setUncaughtExceptionHandler((thread, e) -> {
+      initThreadFailed = true;
+      if (chained != null) chained.uncaughtException(thread, e);
+    });
+    org.oompi.ExitPolicy.setBeforeAbort(MPI::finalizeAtExit);
+  }
+
+  private static void finalizeAtExit() {
+    Thread t;
+    synchronized (MPI.class) {
+      t = initThread;
+      if (env == null || finalized || t == null || t.isAlive() || initThreadFailed) return;
+    }
+    try {
+      Finalize();
+    } catch (MPIException e) {
+      System.err.println("mpi: MPI.Finalize at exit failed: " + e.getMessage());
+    }
   }
 
   public static int queryThread() throws MPIException {
@@ -295,22 +329,23 @@ public final class MPI {
   public static DoubleBuffer newDoubleBuffer(int capacity) { return newByteBuffer(capacity * 8).asDoubleBuffer(); }
 
   // --- slices: a buffer that starts at an offset (C's &buf[offset]) --------------------------
-  // The original buffer's position and limit are left as they were.
+  // The original buffer's position and limit are left as they were. A direct slice remembers
+  // its parent (SliceParents): a datatype may reach before the slice, within the parent.
   public static ByteBuffer slice(ByteBuffer buf, int offset) {
-    return buf.duplicate().clear().position(offset).slice().order(buf.order());
+    return SliceParents.record(buf.duplicate().clear().position(offset).slice().order(buf.order()), buf, offset);
   }
 
-  public static CharBuffer slice(CharBuffer buf, int offset) { return buf.duplicate().clear().position(offset).slice(); }
+  public static CharBuffer slice(CharBuffer buf, int offset) { return SliceParents.record(buf.duplicate().clear().position(offset).slice(), buf, offset); }
 
-  public static ShortBuffer slice(ShortBuffer buf, int offset) { return buf.duplicate().clear().position(offset).slice(); }
+  public static ShortBuffer slice(ShortBuffer buf, int offset) { return SliceParents.record(buf.duplicate().clear().position(offset).slice(), buf, offset); }
 
-  public static IntBuffer slice(IntBuffer buf, int offset) { return buf.duplicate().clear().position(offset).slice(); }
+  public static IntBuffer slice(IntBuffer buf, int offset) { return SliceParents.record(buf.duplicate().clear().position(offset).slice(), buf, offset); }
 
-  public static LongBuffer slice(LongBuffer buf, int offset) { return buf.duplicate().clear().position(offset).slice(); }
+  public static LongBuffer slice(LongBuffer buf, int offset) { return SliceParents.record(buf.duplicate().clear().position(offset).slice(), buf, offset); }
 
-  public static FloatBuffer slice(FloatBuffer buf, int offset) { return buf.duplicate().clear().position(offset).slice(); }
+  public static FloatBuffer slice(FloatBuffer buf, int offset) { return SliceParents.record(buf.duplicate().clear().position(offset).slice(), buf, offset); }
 
-  public static DoubleBuffer slice(DoubleBuffer buf, int offset) { return buf.duplicate().clear().position(offset).slice(); }
+  public static DoubleBuffer slice(DoubleBuffer buf, int offset) { return SliceParents.record(buf.duplicate().clear().position(offset).slice(), buf, offset); }
 
   public static ByteBuffer slice(byte[] buf, int offset) { return ByteBuffer.wrap(buf, offset, buf.length - offset).slice(); }
 

@@ -284,41 +284,29 @@ final class SelfCost {
 
   static void block(Comm w, String sys, byte[] big, int off, int n, ByteBuffer s, ByteBuffer d,
       int me, int iters) {
+    boolean send = sys.endsWith("send"), slice = sys.startsWith("slice");
     switch (sys) {
       case "raw_c":
         BenchSupport.rawNonblockingSelf(d, s, iters);
         return;
       case "direct_send":
       case "slice_send":
-        for (int i = 0; i < iters; i++) {
-          try (Request q = w.irecv(d, me, 1)) {
-            if (sys.equals("slice_send")) w.send(big, off, n, me, 1);
-            else w.send(s, me, 1);
-            q.waitFor();
-          }
-        }
-        return;
       case "direct_recv":
-      case "slice_recv":
+      case "slice_recv":  // the other side posted first (nonblocking, a direct buffer)
         for (int i = 0; i < iters; i++) {
-          try (Request q = w.isend(s, me, 2)) {
-            if (sys.equals("slice_recv")) w.recv(big, off, n, me, 2);
-            else w.recv(d, me, 2);
+          try (Request q = send ? w.irecv(d, me, 1) : w.isend(s, me, 1)) {
+            if (send && slice) w.send(big, off, n, me, 1);
+            else if (send) w.send(s, me, 1);
+            else if (slice) w.recv(big, off, n, me, 1);
+            else w.recv(d, me, 1);
             q.waitFor();
           }
         }
         return;
-      case "direct_nonblocking":
+      default:  // direct_nonblocking, slice_nonblocking (from one slice of the array into the next)
         for (int i = 0; i < iters; i++) {
-          try (Request q = w.irecv(d, me, 3); Request t = w.isend(s, me, 3)) {
-            t.waitFor();
-            q.waitFor();
-          }
-        }
-        return;
-      default:  // slice_nonblocking: from one slice of the array into the next
-        for (int i = 0; i < iters; i++) {
-          try (Request q = w.irecv(big, off + n, n, me, 4); Request t = w.isend(big, off, n, me, 4)) {
+          try (Request q = slice ? w.irecv(big, off + n, n, me, 4) : w.irecv(d, me, 4);
+               Request t = slice ? w.isend(big, off, n, me, 4) : w.isend(s, me, 4)) {
             t.waitFor();
             q.waitFor();
           }

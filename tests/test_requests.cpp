@@ -302,3 +302,69 @@ TEST_CASE("failures inside a request set: the others still complete") {
   CHECK_FALSE(single.pending());
   s3.wait();
 }
+
+namespace {
+// Records what a request tells its keep-alive: the bytes of a status given to arrived() (-1:
+// none), and that completed() ran.
+struct arrival_probe final : oompi::detail::keep_alive {
+  long long* bytes;
+  bool* done;
+  arrival_probe(long long* b, bool* d) : bytes(b), done(d) {}
+  void arrived(const MPI_Status& s) override {
+    *bytes = static_cast<long long>(oompi::status(s).count<char>());
+  }
+  void completed() override { *done = true; }
+};
+
+oompi::request probed_irecv(const oompi::communicator& c, std::vector<int>& buf, int from,
+                            int tag, long long* bytes, bool* done) {
+  MPI_Request h = MPI_REQUEST_NULL;
+  MPI_Irecv(buf.data(), static_cast<int>(buf.size()), MPI_INT, from, tag, c.native(), &h);
+  return oompi::request(h, std::make_unique<arrival_probe>(bytes, done),
+                        oompi::on_destroy::cancel_and_wait);
+}
+}  // namespace
+
+TEST_CASE("keep-alives learn what arrived: wait, test and the sets; not a cancelled request") {
+  auto world = oompi::communicator::world();
+  const int from = left(world), to = right(world);
+  std::vector<int> buf(16, -1);
+  const auto three = numbers(world.rank(), 3), five = numbers(world.rank(), 5);
+  for (int how = 0; how < 4; ++how) {
+    long long bytes = -1;
+    bool done = false;
+    auto req = probed_irecv(world, buf, from, 40 + how, &bytes, &done);
+    auto s = world.isend(how % 2 ? five : three, to, 40 + how);
+    if (how == 0) {
+      req.wait();
+    } else if (how == 1) {
+      while (!req.test()) {
+      }
+    } else {
+      std::vector<oompi::request> v;
+      v.push_back(std::move(req));
+      if (how == 2) oompi::wait_all(v);
+      else while (!oompi::test_any(v)) {
+        }
+    }
+    s.wait();
+    CHECK(done);
+    CHECK(bytes == static_cast<long long>((how % 2 ? 5 : 3) * sizeof(int)));
+  }
+  long long bytes = -1;
+  bool done = false;
+  {
+    auto req = probed_irecv(world, buf, oompi::any_source, 49, &bytes, &done);
+  }  // destroyed pending: cancelled, no status
+  CHECK(bytes == -1);
+  // a failed (truncated) receive: completed, no status
+  bytes = -1;
+  done = false;
+  std::vector<int> one(1);
+  auto s = world.isend(five, to, 50);  // first: Open MPI's self path reports it then
+  auto req = probed_irecv(world, one, from, 50, &bytes, &done);
+  CHECK_THROWS_AS(req.wait(), oompi::error);
+  s.wait();
+  CHECK(done);
+  CHECK(bytes == -1);
+}

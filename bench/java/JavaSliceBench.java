@@ -24,6 +24,14 @@ import org.oompi.ThreadLevel;
  * below MULTIPLE, and copies it otherwise) --shift=S (the range starts S bytes before the
  * middle: 3 by default, an unaligned start; 0 aligned).
  *
+ * --self (rank 0 alone): the binding's own cost without a peer, in thread CPU time (a loaded
+ * machine's descheduling does not count), per call of one process sending to itself with the
+ * other side posted first: a blocking send of the slice (the receive into a direct buffer
+ * posted first), a blocking receive into it (the send from a direct buffer posted first), and
+ * irecv + isend of slices + two waits, each against the same through direct buffers and raw C
+ * (MPI_Irecv + MPI_Isend + waits on direct buffers); blocks interleaved, median per block of
+ * the ratio to raw C. Prints plain lines (stderr).
+ *
  * OOMPI_JAVA_COPY=region: the binding copies ranges with the JVM's region calls (as before the
  * copies that avoid glibc's slow memcpy distances on AMD; docs/bindings.md), for comparison.
  *
@@ -59,6 +67,11 @@ public final class JavaSliceBench {
     try (Environment env = new Environment(level)) {
       Comm world = Comm.world();
       int rank = world.getRank();
+      if (opt(args, "self", null) != null) {
+        if (rank == 0) SelfCost.run(world, sizes, rounds, level);
+        world.barrier();
+        return;
+      }
       if (rank == 0) meta();
       if (world.getSize() >= 2 && rank < 2) {
         ByteBuffer direct = Buffers.newByteBuffer(4 << 20);
@@ -217,5 +230,87 @@ final class Nonblocking {
       }
     }
     return Environment.wtime() - t0;
+  }
+}
+
+/** --self: thread CPU time per call, one process sending to itself (see the class comment). */
+final class SelfCost {
+  static final String[] SYSTEMS = {"raw_c", "direct_send", "slice_send", "direct_recv", "slice_recv",
+      "direct_nonblocking", "slice_nonblocking"};
+
+  static long cpu() {
+    return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+  }
+
+  static void run(Comm w, int[] sizes, int rounds, ThreadLevel level) {
+    int me = w.getRank();
+    byte[] big = new byte[JavaSliceBench.ARRAY];
+    for (int i = 0; i < big.length; i += 4096) big[i] = (byte) i;
+    ByteBuffer src = Buffers.newByteBuffer(4 << 20), dst = Buffers.newByteBuffer(4 << 20);
+    for (int bytes : sizes) {
+      int off = JavaSliceBench.ARRAY / 2 - bytes / 2 - JavaSliceBench.shift;
+      ByteBuffer s = src.duplicate().clear().limit(bytes), d = dst.duplicate().clear().limit(bytes);
+      int iters = bytes <= 4096 ? 2000 : bytes <= 65536 ? 400 : 20;
+      java.util.Map<String, List<Double>> perCall = new java.util.LinkedHashMap<>();
+      for (int r = -3; r < Math.max(rounds, 5) * 3; r++) {
+        for (int k = 0; k < SYSTEMS.length; k++) {
+          String sys = SYSTEMS[Math.floorMod(k + r, SYSTEMS.length)];
+          long t0 = cpu();
+          block(w, sys, big, off, bytes, s, d, me, iters);
+          double ns = (cpu() - t0) / (double) iters;
+          if (r >= 0) perCall.computeIfAbsent(sys, x -> new ArrayList<>()).add(ns);
+        }
+      }
+      StringBuilder line = new StringBuilder(String.format("self %s %8d B (thread CPU, median of %d"
+          + " blocks of %d): ", level, bytes, perCall.get("raw_c").size(), iters));
+      double raw = JavaSliceBench.median(perCall.get("raw_c"));
+      for (String sys : SYSTEMS) {
+        double v = JavaSliceBench.median(perCall.get(sys));
+        line.append(String.format(" %s %.2f us (%.2fx raw)", sys, v / 1e3, v / raw));
+      }
+      line.append(String.format("; slice/direct: send %.2f, recv %.2f, nonblocking %.2f",
+          ratio(perCall, "slice_send", "direct_send"), ratio(perCall, "slice_recv", "direct_recv"),
+          ratio(perCall, "slice_nonblocking", "direct_nonblocking")));
+      System.err.println(line);
+    }
+  }
+
+  /** The median over the blocks of a/b (the blocks of a round run back to back). */
+  static double ratio(java.util.Map<String, List<Double>> m, String a, String b) {
+    List<Double> x = m.get(a), y = m.get(b), q = new ArrayList<>();
+    for (int i = 0; i < Math.min(x.size(), y.size()); i++) q.add(x.get(i) / y.get(i));
+    return JavaSliceBench.median(q);
+  }
+
+  static void block(Comm w, String sys, byte[] big, int off, int n, ByteBuffer s, ByteBuffer d,
+      int me, int iters) {
+    boolean send = sys.endsWith("send"), slice = sys.startsWith("slice");
+    switch (sys) {
+      case "raw_c":
+        BenchSupport.rawNonblockingSelf(d, s, iters);
+        return;
+      case "direct_send":
+      case "slice_send":
+      case "direct_recv":
+      case "slice_recv":  // the other side posted first (nonblocking, a direct buffer)
+        for (int i = 0; i < iters; i++) {
+          try (Request q = send ? w.irecv(d, me, 1) : w.isend(s, me, 1)) {
+            if (send && slice) w.send(big, off, n, me, 1);
+            else if (send) w.send(s, me, 1);
+            else if (slice) w.recv(big, off, n, me, 1);
+            else w.recv(d, me, 1);
+            q.waitFor();
+          }
+        }
+        return;
+      default:  // direct_nonblocking, slice_nonblocking (from one slice of the array into the next)
+        for (int i = 0; i < iters; i++) {
+          try (Request q = slice ? w.irecv(big, off + n, n, me, 4) : w.irecv(d, me, 4);
+               Request t = slice ? w.isend(big, off, n, me, 4) : w.isend(s, me, 4)) {
+            t.waitFor();
+            q.waitFor();
+          }
+        }
+    }
   }
 }

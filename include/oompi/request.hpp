@@ -42,6 +42,10 @@ struct keep_alive {
   /// Runs once when the operation has completed, before what is kept is released. May throw:
   /// a nonblocking reduction rethrows here what a user op threw while MPI ran it.
   virtual void completed() {}
+  /// Runs before completed() when the operation succeeded and its status is known (wait, test
+  /// and the set functions; not for a request destroyed or reclaimed while pending): a receive
+  /// whose data goes on elsewhere (a binding's copy of a managed array) moves only what arrived.
+  virtual void arrived(const MPI_Status&) {}
 };
 template <class T>
 struct kept final : keep_alive {
@@ -113,7 +117,7 @@ public:
         detail::throw_mpi_error("MPI_Wait", rc);
       }
     }
-    on_complete();
+    on_complete(&s.native());
     return s;
   }
   /// Completes the operation if it is done and returns its status; nothing otherwise.
@@ -128,7 +132,7 @@ public:
       detail::throw_mpi_error("MPI_Test", rc);
     }
     if (!flag) return std::nullopt;
-    on_complete();
+    on_complete(&s.native());
     return s;
   }
   /// Asks MPI to cancel the operation; wait() still has to complete it, and its status tells
@@ -153,14 +157,18 @@ public:
   bool pending() const noexcept { return req_ != MPI_REQUEST_NULL; }
   /// Does the request own (keep alive) what its operation uses?
   bool owns_data() const noexcept { return keep_ != nullptr; }
+  /// What destroying it while pending does (a receive is cancelled first).
+  on_destroy policy() const noexcept { return cancel_ ? on_destroy::cancel_and_wait : on_destroy::wait; }
   MPI_Request native() const noexcept { return req_; }
   MPI_Request& native_handle() noexcept { return req_; }
 
-  /// Called once MPI has completed the operation (also by the request sets). Releases what
-  /// the request kept; rethrows an exception a user reduction op threw during the operation.
-  void on_complete() {
+  /// Called once MPI has completed the operation (also by the request sets), with its status
+  /// if it succeeded and the status is known (keep_alive::arrived). Releases what the request
+  /// kept; rethrows an exception a user reduction op threw during the operation.
+  void on_complete(const MPI_Status* succeeded = nullptr) {
     if (!keep_) return;
     std::unique_ptr<detail::keep_alive> k = std::move(keep_);
+    if (succeeded) k->arrived(*succeeded);
     k->completed();
   }
   std::unique_ptr<detail::keep_alive> release_keep() noexcept { return std::move(keep_); }
@@ -311,9 +319,9 @@ std::vector<MPI_Request> handles_of(std::vector<R>& reqs) {
 // request MPI completed is brought up to date first, then the first such exception is rethrown.
 class completion_errors {
 public:
-  void run(request& r) noexcept {
+  void run(request& r, const MPI_Status* succeeded = nullptr) noexcept {
     try {
-      r.on_complete();
+      r.on_complete(succeeded);
     } catch (...) {
       if (!first_) first_ = std::current_exception();
     }
@@ -328,12 +336,15 @@ private:
 
 // MPI completed request i (it set the handle to MPI_REQUEST_NULL, or left a persistent one
 // inactive): bring the C++ object up to date.
-inline void mark_complete(request& r, MPI_Request& h, int err, completion_errors& errors) noexcept {
+// `st`: its status (passed on only when err is MPI_SUCCESS).
+inline void mark_complete(request& r, MPI_Request& h, int err, completion_errors& errors,
+                          const MPI_Status* st = nullptr) noexcept {
   if (err != MPI_SUCCESS && err != MPI_ERR_PENDING) free_failed(h);
   r.native_handle() = h;
-  if (h == MPI_REQUEST_NULL) errors.run(r);
+  if (h == MPI_REQUEST_NULL) errors.run(r, err == MPI_SUCCESS ? st : nullptr);
 }
-inline void mark_complete(prequest& r, MPI_Request&, int, completion_errors&) noexcept {
+inline void mark_complete(prequest& r, MPI_Request&, int, completion_errors&,
+                          const MPI_Status* = nullptr) noexcept {
   r.set_active(false);
 }
 
@@ -349,7 +360,7 @@ void sync_all(std::vector<R>& reqs, std::vector<MPI_Request>& h, const std::vect
     } else {
       if (!reqs[i].active()) continue;
     }
-    mark_complete(reqs[i], h[i], err, errors);
+    mark_complete(reqs[i], h[i], err, errors, &st[i]);
   }
 }
 
@@ -389,7 +400,7 @@ std::vector<status> wait_all(std::vector<R>& reqs) {
       const int err = rc == MPI_ERR_IN_STATUS ? st[i].MPI_ERROR : MPI_SUCCESS;
       st[i].MPI_ERROR = err;
       out[idx[i]] = status(st[i]);
-      detail::mark_complete(reqs[idx[i]], h[idx[i]], err, errors);
+      detail::mark_complete(reqs[idx[i]], h[idx[i]], err, errors, &st[i]);
       if (err != MPI_SUCCESS && first_error == MPI_SUCCESS) first_error = err;
     }
   }
@@ -416,7 +427,7 @@ std::optional<completed> wait_any(std::vector<R>& reqs) {
       MPI_Waitany(detail::count_of(h.size(), "MPI_Waitany"), h.data(), &index, &st);
   st.MPI_ERROR = rc;
   detail::completion_errors errors;
-  if (index != MPI_UNDEFINED) detail::mark_complete(reqs[index], h[index], rc, errors);
+  if (index != MPI_UNDEFINED) detail::mark_complete(reqs[index], h[index], rc, errors, &st);
   if (rc != MPI_SUCCESS) detail::throw_mpi_error("MPI_Waitany", rc);
   errors.rethrow();
   if (index == MPI_UNDEFINED) return std::nullopt;
@@ -442,7 +453,7 @@ std::vector<completed> complete_some(std::vector<R>& reqs, const char* routine) 
   for (int i = 0; i < n; ++i) {
     const int err = rc == MPI_ERR_IN_STATUS ? st[i].MPI_ERROR : MPI_SUCCESS;
     st[i].MPI_ERROR = err;
-    mark_complete(reqs[idx[i]], h[idx[i]], err, errors);
+    mark_complete(reqs[idx[i]], h[idx[i]], err, errors, &st[i]);
     out.push_back({static_cast<std::size_t>(idx[i]), status(st[i])});
   }
   if (rc != MPI_SUCCESS) throw_in_status(routine, rc, st, static_cast<std::size_t>(n));
@@ -489,7 +500,7 @@ std::optional<completed> test_any(std::vector<R>& reqs) {
       MPI_Testany(detail::count_of(h.size(), "MPI_Testany"), h.data(), &index, &flag, &st);
   st.MPI_ERROR = rc;
   detail::completion_errors errors;
-  if (index != MPI_UNDEFINED) detail::mark_complete(reqs[index], h[index], rc, errors);
+  if (index != MPI_UNDEFINED) detail::mark_complete(reqs[index], h[index], rc, errors, &st);
   if (rc != MPI_SUCCESS) detail::throw_mpi_error("MPI_Testany", rc);
   errors.rethrow();
   if (!flag || index == MPI_UNDEFINED) return std::nullopt;

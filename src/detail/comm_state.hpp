@@ -76,6 +76,10 @@ struct request_keeps final : oompi::detail::keep_alive {
   void completed() override {
     if (core) core->completed();
   }
+  void arrived(const MPI_Status& s) override {  // a binding's copy of a receive's array
+    for (auto* k : {core.get(), first.get(), second.get()})
+      if (k) k->arrived(s);
+  }
 };
 
 // The core's request for borrowed buffers, re-made to own what keeps them valid.
@@ -88,7 +92,9 @@ inline oompi::request owning(oompi::request&& r, const buffer* a, const buffer* 
   k->extra = std::move(extra);
   MPI_Request h = r.native();
   r.native_handle() = MPI_REQUEST_NULL;
-  return oompi::request(h, std::move(k));
+  // The core's policy kept: a receive closed or dropped while pending is cancelled, not
+  // waited for (a receive nobody sends to would never complete).
+  return oompi::request(h, std::move(k), r.policy());
 }
 
 }  // namespace detail

@@ -61,10 +61,14 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   public Request isend(Object buf, int dest) { return isend(buf, dest, 0); }
 
   /** Starts receiving into buf from source (MPI.ANY_SOURCE by default) with tag (MPI.ANY_TAG);
-   *  an array is filled when the request completes. */
+   *  an array is filled when the request completes (only the elements the message fills). */
   public Request irecv(Object buf, int source, int tag) {
     Request r = Request.irecvLight(this, buf, source, tag);
-    return r != null ? r : irecvAny(buf, source, tag);
+    if (r != null) return r;
+    int kind = Port.arrayKind(buf);
+    // an array: as its whole range (copied back as far as the message goes)
+    if (kind >= 0) return irecvArray(buf, 0, java.lang.reflect.Array.getLength(buf), kind, source, tag);
+    return irecvAny(buf, source, tag);
   }
 
   public Request irecv(Object buf, int source) { return irecv(buf, source, MPI.ANY_TAG); }
@@ -124,8 +128,10 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
   }
 
   /** Starts receiving into elements [offset, offset + count) of buf: an array receives through
-   *  a copy of the range, copied back into the range when the request completes (the array's
-   *  other elements are never written). */
+   *  a copy of the range, of which the elements the message filled are copied back into the
+   *  range when the request completes (wait, test or a set; nothing if it failed or was closed
+   *  pending): the array's other elements, and the range past a shorter message, are never
+   *  written. */
   public Request irecv(Object buf, long offset, long count, int source, int tag) {
     int kind = Port.arrayKind(buf);
     if (kind < 0) return irecv(Port.slice(buf, offset, count, "Comm.irecv"), source, tag);

@@ -383,6 +383,13 @@ struct global_ref_keep final : rt::keep_alive {
 /// pending), so the array holds the data when waitFor() returns; a global reference keeps the
 /// array alive until then. Nothing else of the array is written. One-sided origins need
 /// neither: the window holds the copy until the synchronisation.
+///
+/// A point-to-point receive of the array's own element type (`only_arrived`) copies nothing in
+/// and back only the bytes its completion's status counts (keep_alive::arrived): a shorter
+/// message leaves the rest of the range as the program left it, and a long range costs what
+/// arrived. Without a status (the request failed, or was dropped or closed while pending)
+/// nothing is copied back. Others (collectives, a TypedBuffer's datatype with holes, whose
+/// bytes do not arrive as a prefix) copy the whole range in and back.
 struct array_copy_keep final : rt::keep_alive {
   JavaVM* vm = nullptr;
   jarray array = nullptr;  // a global reference, with copy_back only
@@ -390,7 +397,19 @@ struct array_copy_keep final : rt::keep_alive {
   jsize first = 0;
   jsize length = 0;
   bool copy_back = false;
+  bool only_arrived = false;
+  std::int64_t arrived_bytes = -1;  // only_arrived: set by arrived()
   pooled_bytes bytes;
+  void arrived(const MPI_Status& s) override {
+    if (!only_arrived) return;
+    MPI_Status st = s;
+    int cancelled = 0;
+    MPI_Count n = 0;
+    if (MPI_Test_cancelled(&st, &cancelled) != MPI_SUCCESS || cancelled ||
+        MPI_Get_elements_x(&st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED)
+      n = 0;
+    arrived_bytes = n;
+  }
   ~array_copy_keep() override {
     if (!array) return;
     JNIEnv* env = nullptr;
@@ -401,7 +420,8 @@ struct array_copy_keep final : rt::keep_alive {
       // JNI allows no array call with an exception pending: set it aside meanwhile.
       jthrowable pending = env->ExceptionOccurred();
       if (pending) env->ExceptionClear();
-      array_region(env, array, kind, true, first, length, bytes.get());
+      const jsize n = only_arrived ? elements_arrived(env) : length;
+      array_region(env, array, kind, true, first, n, bytes.get());
       if (pending) {
         env->Throw(pending);
         env->DeleteLocalRef(pending);
@@ -409,26 +429,47 @@ struct array_copy_keep final : rt::keep_alive {
     }
     env->DeleteGlobalRef(array);
   }
+
+private:
+  /// The elements to copy back: those the message filled, a partly filled last one completed
+  /// from the array (its bytes past the message are the array's).
+  jsize elements_arrived(JNIEnv* env) noexcept {
+    const std::int64_t size = rt::detail::builtin_size(kind);
+    const std::int64_t got =
+        std::max<std::int64_t>(0, std::min<std::int64_t>(arrived_bytes, std::int64_t(length) * size));
+    jsize whole = static_cast<jsize>(got / size);
+    if (const std::int64_t part = got % size) {
+      char tmp[16];
+      char* last = bytes.get() + std::int64_t(whole) * size;
+      std::memcpy(tmp, last, static_cast<std::size_t>(part));
+      array_region(env, array, kind, false, first + whole, 1, last);
+      std::memcpy(last, tmp, static_cast<std::size_t>(part));
+      ++whole;
+    }
+    return whole;
+  }
 };
 
 /// Elements [first, first + count) of `array` through a native copy (array_copy_keep) that `b`
-/// owns and describes; `writable`: copied back into the range at completion. False with a Java
-/// exception pending.
+/// owns and describes; `writable`: copied back into the range at completion (`only_arrived`:
+/// a point-to-point receive, see array_copy_keep). False with a Java exception pending.
 inline bool copy_array_range(JNIEnv* env, jarray array, rt::type_kind kind, jsize first,
-                             jsize count, bool writable, rt::async_buffer& b) {
+                             jsize count, bool writable, rt::async_buffer& b,
+                             bool only_arrived = false) {
   auto k = std::make_unique<array_copy_keep>();
   k->kind = kind;
   k->first = first;
   k->length = count;
+  k->only_arrived = writable && only_arrived;
   const std::size_t n =
       static_cast<std::size_t>(count) * static_cast<std::size_t>(rt::detail::builtin_size(kind));
   if (!k->bytes.reserve(n)) {
     throw_java(env, "java/lang/OutOfMemoryError", "oompi: no native memory to copy the array");
     return false;
   }
-  // A receive's range is copied in too: MPI may fill less than the range, and the rest is
-  // copied back as it was.
-  array_region(env, array, kind, false, first, count, k->bytes.get());
+  // Otherwise a receive's range is copied in too: MPI may fill less than the range (or not as
+  // a prefix), and the rest is copied back as it was.
+  if (!k->only_arrived) array_region(env, array, kind, false, first, count, k->bytes.get());
   if (writable) {
     env->GetJavaVM(&k->vm);
     k->array = static_cast<jarray>(env->NewGlobalRef(array));
@@ -446,10 +487,11 @@ inline bool copy_array_range(JNIEnv* env, jarray array, rt::type_kind kind, jsiz
   return true;
 }
 
-/// The range of a nonblocking operation (copy_array_range).
+/// The range of a nonblocking send or point-to-point receive (copy_array_range; a receive
+/// copies back only what arrived).
 inline bool copy_async_range(JNIEnv* env, jarray array, rt::type_kind kind, jsize first,
                              jsize count, bool writable, rt::async_buffer& b) {
-  return copy_array_range(env, array, kind, first, count, writable, b);
+  return copy_array_range(env, array, kind, first, count, writable, b, true);
 }
 
 /// The origin of a one-sided operation (put, accumulate, the value of fetch_and_op ...), which

@@ -39,11 +39,11 @@ inline thread_local copy_slots t_copies;
 
 // Large arrays of the send/recv fast paths (array_use) are pinned instead of copied where that
 // is safe: where the collector pins just the array's region rather than locking the GC while a
-// thread holds a critical region (G1 from JDK 22, JEP 423), a thread may block in MPI with the
-// array pinned and the other threads still collect. Asked once per process from
-// NativeLoader.arraysCanPin (JDK version, collector, -Doompi.arrays=copy); JDK 17 copies. Only
-// on paths that make no upcall into Java (JNI forbids calls inside a critical region), and from
-// pin_min bytes on, where the copies cost more than the pin.
+// thread holds a critical region (G1 from JDK 22, JEP 423; Shenandoah, JDK 17 too), a thread
+// may block in MPI with the array pinned and the other threads still collect. Asked once per
+// process from NativeLoader.arraysCanPin (JDK version, collector, -Doompi.arrays=copy); JDK 17
+// with G1 copies. Only on paths that make no upcall into Java (JNI forbids calls inside a
+// critical region), and from pin_min bytes on, where the copies cost more than the pin.
 //
 //
 // Elsewhere (JDK 17) a pin locks the GC (issue 29 measured what a copy costs instead: a 4 MiB

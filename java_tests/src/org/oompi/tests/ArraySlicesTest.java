@@ -231,6 +231,90 @@ class ArraySlicesTest {
     }
   }
 
+  /**
+   * A nonblocking receive into a range copies back only what its completion counts: the
+   * range past a shorter message keeps what the program wrote there while the receive was
+   * pending (a collection forced meanwhile), whether the request completes by waitFor(),
+   * test() or a set (Request.waitAll); a message ending inside an element writes that
+   * element's bytes it carries and leaves the others as the array holds them; a request closed
+   * while pending writes nothing, and neither does a truncated one.
+   */
+  @Test
+  void nonblockingReceiveCopiesBackOnlyWhatArrived() {
+    for (Kind k : KINDS) {
+      for (int[] r : new int[][] {{BIG_OFF, BIG_N}, {SMALL_OFF, SMALL_N}}) {
+        for (int how = 0; how < 3; how++) {
+          Object out = source(k), in = target(k);
+          int recvOff = r[0] + 3, shorter = r[1] / 2 + 1, tag = 30 + how;
+          Request q = world.irecv(in, recvOff, r[1], prev, tag);
+          System.gc();
+          byte[][] churn = new byte[32][];
+          for (int i = 0; i < churn.length; i++) churn[i] = new byte[64 << 10];
+          // pending: the whole array rewritten (the range too: past the message it stays so)
+          k.fill().at(in, 0, LENGTH, UNTOUCHED + 2);
+          Request s = world.isend(out, r[0], shorter, next, tag);
+          Status st;
+          if (how == 0) {
+            st = q.waitFor();
+          } else if (how == 1) {
+            while ((st = q.test()) == null) Thread.onSpinWait();
+          } else {
+            org.oompi.RequestVector v = new org.oompi.RequestVector();
+            v.add(q);
+            Request.waitAll(v);
+            st = q.lastStatus();
+          }
+          assertEquals((long) shorter * bytesPer(k), st.getCountBytes(), k.name() + " how " + how);
+          s.waitFor();
+          q.close();
+          s.close();
+          String what = k.name() + " (completed by " + new String[] {"waitFor", "test", "waitAll"}[how] + ")";
+          assertEquals(-1, k.check().at(in, 0, recvOff, UNTOUCHED + 2), what + ": before the range");
+          assertEquals(-1, k.check().at(in, recvOff + shorter, LENGTH, UNTOUCHED + 2),
+              what + ": the range past the message, and after it");
+          Object shifted = k.make().apply(r[0] + shorter);
+          System.arraycopy(in, recvOff, shifted, r[0], shorter);
+          assertEquals(-1, k.check().at(shifted, r[0], r[0] + shorter, sent(prev)), what + ": the message");
+        }
+      }
+    }
+    // a message of 4 int + 2 bytes into an int range: element 4 gets the 2 bytes (native order
+    // low half on little-endian machines) and keeps its other 2 as the array held them
+    int[] in = new int[64];
+    java.util.Arrays.fill(in, 0x7A7A7A7A);
+    ByteBuffer six = Buffers.newByteBuffer(18);
+    for (int i = 0; i < 18; i++) six.put(i, (byte) (0x10 + i + rank));
+    Request q = world.irecv(in, 10, 20, prev, 40);
+    in[14] = 0x5B5B5B5B;  // pending: the partly filled element's other bytes come from here
+    try (Request s = world.isend(six, next, 40)) {
+      assertEquals(18, q.waitFor().getCountBytes());
+      s.waitFor();
+    }
+    q.close();
+    ByteBuffer want = Buffers.newByteBuffer(4);
+    want.putInt(0, 0x5B5B5B5B);
+    want.put(0, (byte) (0x10 + 16 + prev)).put(1, (byte) (0x10 + 17 + prev));
+    assertEquals(want.getInt(0), in[14], "the partly filled element");
+    assertEquals(0x7A7A7A7A, in[15], "past the message");
+    assertEquals(0x7A7A7A7A, in[9], "before the range");
+    // closed while pending (cancelled): nothing written
+    long[] untouched = new long[32];
+    java.util.Arrays.fill(untouched, 77);
+    Request c = world.irecv(untouched, 4, 8, prev, 41);
+    c.close();
+    for (long x : untouched) assertEquals(77, x, "a receive closed while pending");
+    // truncated (a longer message than the range): an error, nothing written
+    long[] small = new long[16];
+    java.util.Arrays.fill(small, 55);
+    try (Request s = world.isend(Buffers.newLongBuffer(8), next, 42)) {
+      Request t = world.irecv(small, 2, 4, prev, 42);
+      assertThrows(org.oompi.MPIException.class, t::waitFor);
+      s.waitFor();
+      t.close();
+    }
+    for (long x : small) assertEquals(55, x, "a truncated receive");
+  }
+
   @Test
   void matchedReceivesIntoARange() {
     for (Kind k : new Kind[] {KINDS[0], KINDS[6]}) {

@@ -43,19 +43,23 @@ final class NativeLoader {
   /**
    * Whether large arrays may stay pinned (JNI critical) across a blocking send or receive
    * instead of being copied: only where the collector pins the array's region and goes on
-   * collecting (G1 from JDK 22, JEP 423). Elsewhere (JDK 17, or the Serial, Parallel, ZGC
-   * collectors) a pinned array locks the GC, and a thread waiting in MPI would stall every thread
-   * that allocates (a deadlock with MPI_THREAD_MULTIPLE). -Doompi.arrays=copy always copies.
-   * Called once, from native code, at the first large array.
+   * collecting (G1 from JDK 22, JEP 423; Shenandoah on every JDK it ships in, 17 included:
+   * HotSpot's GetPrimitiveArrayCritical pins the object where the heap supports_object_pinning,
+   * which Shenandoah's does, and takes the GC locker otherwise). Elsewhere (G1 before JDK 22, the
+   * Serial, Parallel, ZGC collectors) a pinned array locks the GC, and a thread waiting in MPI
+   * would stall every thread that allocates (a deadlock with MPI_THREAD_MULTIPLE).
+   * -Doompi.arrays=copy always copies. Called once, from native code, at the first large array.
    */
   static boolean arraysCanPin() {
     if ("copy".equals(System.getProperty("oompi.arrays"))) return false;
-    if (Runtime.version().feature() < 22) return false;
     try {
       var gcs = java.lang.management.ManagementFactory.getGarbageCollectorMXBeans();
       if (gcs.isEmpty()) return false;
+      String prefix = gcs.get(0).getName().startsWith("Shenandoah ") ? "Shenandoah "
+          : Runtime.version().feature() >= 22 ? "G1 " : null;
+      if (prefix == null) return false;
       for (var gc : gcs) {
-        if (!gc.getName().startsWith("G1 ")) return false;
+        if (!gc.getName().startsWith(prefix)) return false;
       }
       return true;
     } catch (RuntimeException | LinkageError e) {  // no java.management module: copy

@@ -55,8 +55,8 @@ namespace Oompi.Tests
         }
 
         /// <summary>
-        /// Strings of every length around the inline ASCII paths (up to 16 chars, two overlapping
-        /// 8-element vectors from 8 on): the bytes are exactly UTF-8's, and read back, with one
+        /// Strings of every length around the inline ASCII paths (up to 32 chars, two overlapping
+        /// blocks of 8 or 16 from 8 on): the bytes are exactly UTF-8's, and read back, with one
         /// character that is not ASCII (0x80, 2-, 3- and 4-byte, a lone surrogate) at the first,
         /// the middle or the last place, or none.
         /// </summary>
@@ -65,7 +65,7 @@ namespace Oompi.Tests
         {
             var utf8 = new System.Text.UTF8Encoding(false);
             foreach (string other in new[] { "", "\u007f", "\u0080", "\u00e9", "\u2713", "\U0001F600", "\ud800" })
-                for (int n = 0; n <= 20; n++)
+                for (int n = 0; n <= 36; n++)
                     foreach (int at in new[] { 0, n / 2, n })
                     {
                         if (other.Length == 0 && at != 0) continue;
@@ -82,7 +82,7 @@ namespace Oompi.Tests
                         Assert.Equal(utf8.GetString(body), Wire.Deserialize<MarkedPoint>(Wire.Serialize(new MarkedPoint { Name = s })).Name);
                     }
             // Bytes that are not UTF-8 read as Encoding.UTF8 reads them (U+FFFD), at every length.
-            for (int n = 1; n <= 20; n++)
+            for (int n = 1; n <= 36; n++)
                 for (int at = 0; at < n; at++)
                 {
                     byte[] body = Enumerable.Range(0, n).Select(i => i == at ? (byte)0xFF : (byte)'x').ToArray();

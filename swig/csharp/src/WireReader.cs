@@ -197,7 +197,7 @@ namespace Oompi
         private string StringOf(int n)
         {
             if (n == 0) return string.Empty;
-            if (n <= 16 && WireAscii.Widen(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(buf), Pos), n) is string ascii)
+            if (n <= 32 && WireAscii.Widen(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(buf), Pos), n) is string ascii)
             {
                 Pos += n;
                 return ascii;

@@ -180,14 +180,14 @@ namespace Oompi
 
         /// <summary>
         /// s as UTF-8 at <paramref name="at"/> (room checked): the byte count. Most strings are
-        /// ASCII: up to 16 chars narrowed inline (WireAscii), longer ones in one vectorized pass
+        /// ASCII: up to 32 chars narrowed inline (WireAscii), longer ones in one vectorized pass
         /// (Ascii.FromUtf16 stops at the first other char, and then Encoding.UTF8 writes the
         /// whole string, as it always did).
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private int PutUtf8(string s, int at)
         {
-            if (s.Length <= 16 && WireAscii.Narrow(s, ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(Buf), at))) return s.Length;
+            if (s.Length <= 32 && WireAscii.Narrow(s, ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(Buf), at))) return s.Length;
             var dest = new Span<byte>(Buf, at, Buf.Length - at);
             if (System.Text.Ascii.FromUtf16(s, dest, out int n) == System.Buffers.OperationStatus.Done) return n;
             return Encoding.UTF8.GetBytes(s, dest);

@@ -54,6 +54,43 @@ namespace Oompi.Tests
             Assert.Null(Golden.CheckGraph(Wire.Deserialize<ListNode>(Golden.Bytes("shared_cyclic_list.bin"))));
         }
 
+        /// <summary>
+        /// Strings of every length around the inline ASCII paths (up to 32 chars, two overlapping
+        /// blocks of 8 or 16 from 8 on): the bytes are exactly UTF-8's, and read back, with one
+        /// character that is not ASCII (0x80, 2-, 3- and 4-byte, a lone surrogate) at the first,
+        /// the middle or the last place, or none.
+        /// </summary>
+        [Fact]
+        public void ShortStringsAreUtf8()
+        {
+            var utf8 = new System.Text.UTF8Encoding(false);
+            foreach (string other in new[] { "", "\u007f", "\u0080", "\u00e9", "\u2713", "\U0001F600", "\ud800" })
+                for (int n = 0; n <= 36; n++)
+                    foreach (int at in new[] { 0, n / 2, n })
+                    {
+                        if (other.Length == 0 && at != 0) continue;
+                        string ascii = new string(Enumerable.Range(0, n).Select(i => (char)('a' + i % 26)).ToArray());
+                        string s = ascii.Insert(at, other);
+                        byte[] body = utf8.GetBytes(s);
+                        byte[] want = BitConverter.GetBytes((ulong)body.Length).Concat(body).ToArray();
+                        Assert.Equal(want, Wire.Serialize(s));
+                        Assert.Equal(utf8.GetString(body), Wire.Deserialize<string>(want));
+                        // A chain type (its strings with varint sizes) and a class with a string field.
+                        var item = Wire.Deserialize<ChainItem>(Wire.Serialize(new ChainItem { Name = s, Next = new ChainItem { Name = s } }));
+                        Assert.Equal(utf8.GetString(body), item.Name);
+                        Assert.Equal(utf8.GetString(body), item.Next.Name);
+                        Assert.Equal(utf8.GetString(body), Wire.Deserialize<MarkedPoint>(Wire.Serialize(new MarkedPoint { Name = s })).Name);
+                    }
+            // Bytes that are not UTF-8 read as Encoding.UTF8 reads them (U+FFFD), at every length.
+            for (int n = 1; n <= 36; n++)
+                for (int at = 0; at < n; at++)
+                {
+                    byte[] body = Enumerable.Range(0, n).Select(i => i == at ? (byte)0xFF : (byte)'x').ToArray();
+                    byte[] msg = BitConverter.GetBytes((ulong)n).Concat(body).ToArray();
+                    Assert.Equal(utf8.GetString(body), Wire.Deserialize<string>(msg));
+                }
+        }
+
         private static void CheckShape(Shape got, Shape want)
         {
             Assert.Equal(want.Name, got.Name);

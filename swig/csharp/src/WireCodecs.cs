@@ -99,9 +99,10 @@ namespace Oompi
         internal static readonly RefCodec<T> Instance = new();
 
         private Action<WireWriter, T> writeFields;  // every field but the tail link
-        private Action<WireReader, T> readFields;
+        // After a new id: creates the object, registers it, reads its fields (and with a tail
+        // link, the new objects along it), in one compiled delegate.
+        private Func<WireReader, T> readNew;
         private Func<T, T> getTail;                 // null: no tail link
-        private Func<T> create;
         private bool exact;
         // With a tail link: the whole walk from a new object on, compiled as one loop (the
         // fields written or read inline, no delegate call per node).
@@ -109,7 +110,6 @@ namespace Oompi
         // The same without the identity map (the fields hold no references; see
         // WireWriter.BeginDeferred): false when the list cycles (nothing is kept then).
         private Func<WireWriter, T, bool> writeChainDeferred;
-        private Action<WireReader, T> readChain;  // without the reader's table when the fields hold no references
         private volatile bool ready;              // set last: every field above is set when it is
 
         private void Ensure()
@@ -121,8 +121,7 @@ namespace Oompi
                 if (ready) return;
                 var fields = tp.Tail is null ? tp.Fields : tp.Fields[..^1];
                 writeFields = WireEmit.FieldWriter<T>(fields);
-                readFields = WireEmit.FieldReader<T>(fields);
-                create = WireEmit.Constructor<T>();
+                if (tp.Tail is null) readNew = WireEmit.NewReader<T>(fields);
                 exact = typeof(T).IsSealed;
                 if (tp.Tail is not null)
                 {
@@ -134,11 +133,11 @@ namespace Oompi
                         var tail = getTail;
                         Func<object, object> walk = x => tail(Unsafe.As<T>(x));
                         writeChainDeferred = WireEmit.ChainWriterDeferred<T>(fields, tp.Tail, exact, walk);
-                        readChain = WireEmit.ChainReaderDeferred<T>(fields, tp.Tail, walk);
+                        readNew = WireEmit.ChainReaderDeferred<T>(fields, tp.Tail, walk);
                     }
                     else
                     {
-                        readChain = WireEmit.ChainReader<T>(fields, tp.Tail);
+                        readNew = WireEmit.ChainReader<T>(fields, tp.Tail);
                     }
                 }
                 ready = true;
@@ -176,15 +175,7 @@ namespace Oompi
             if (!isNew) return first;
             if (!ready) Ensure();
             Wire.Guard();
-            first = create();
-            r.Register(first);
-            if (readChain is not null)
-            {
-                readChain(r, first);
-                return first;
-            }
-            readFields(r, first);
-            return first;
+            return readNew(r);
         }
     }
 

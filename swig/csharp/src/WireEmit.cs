@@ -127,11 +127,17 @@ namespace Oompi
             throw new InvalidOperationException(p.Kind.ToString());
         }
 
-        /// <summary>The RefCodec of class t, as a constant of the compiled code (called directly, no look-up per node).</summary>
-        private static ConstantExpression RefCodec(Type t)
+        /// <summary>
+        /// The RefCodec of class t: its static readonly Instance, which the JIT reads as a
+        /// constant once the class is initialized (done here), so the compiled code calls it
+        /// directly; an Expression.Constant would be loaded from the closure's array and cast,
+        /// at every reference.
+        /// </summary>
+        private static MemberExpression RefCodec(Type t)
         {
-            var type = typeof(RefCodec<>).MakeGenericType(t);
-            return Expression.Constant(type.GetField(nameof(RefCodec<object>.Instance), BindingFlags.NonPublic | BindingFlags.Static)!.GetValue(null), type);
+            var field = typeof(RefCodec<>).MakeGenericType(t).GetField(nameof(RefCodec<object>.Instance), BindingFlags.NonPublic | BindingFlags.Static)!;
+            field.GetValue(null);  // runs the class constructor before any plan is compiled
+            return Expression.Field(null, field);
         }
 
         private static bool IsRef(Type t) => Plans.Describe(t, t.Name).Kind == WireKind.ClassRef;
@@ -154,6 +160,27 @@ namespace Oompi
                 : Expression.Block(PrefetchRefs(w, o, fields).Concat(fields.Select(f => Write(w, Expression.Field(o, f), f.FieldType))));
             return Expression.Lambda<Action<WireWriter, T>>(body, w, o).Compile();
         }
+
+        /// <summary>
+        /// RefCodec&lt;T&gt;.Read after a new id: creates the object, registers it (before its
+        /// fields, which may refer back to it) and reads its fields, in one compiled delegate
+        /// (no call of a constructor delegate, then of a field reader, per object).
+        /// </summary>
+        internal static Func<WireReader, T> NewReader<T>(FieldInfo[] fields) where T : class
+        {
+            var r = Expression.Parameter(typeof(WireReader), "r");
+            var o = Expression.Variable(typeof(T), "o");
+            var first = Expression.Variable(typeof(T), "first");
+            var body = new List<Expression> { CreateFirst<T>(r, o, first) };
+            body.AddRange(fields.Select(f => AssignField(o, f, Read(r, f.FieldType))));
+            body.Add(o);
+            return Expression.Lambda<Func<WireReader, T>>(Expression.Block(typeof(T), new[] { o, first }, body), r).Compile();
+        }
+
+        /// <summary>o = first = a new T, registered (RefCodec&lt;T&gt;.Read's object after a new id).</summary>
+        private static Expression CreateFirst<T>(ParameterExpression r, ParameterExpression o, ParameterExpression first) =>
+            Expression.Block(Expression.Assign(first, New<T>()), Expression.Assign(o, first),
+                Expression.Call(r, typeof(WireReader).GetMethod(nameof(WireReader.Register), BindingFlags.NonPublic | BindingFlags.Instance)!, first));
 
         internal static Action<WireReader, T> FieldReader<T>(FieldInfo[] fields)
         {
@@ -232,10 +259,11 @@ namespace Oompi
         /// the reader's table (WireReader.BeginChain; the ids counted in a local), each node is
         /// its fields, then the next new id (a new node) or the header that ends the list.
         /// </summary>
-        internal static Action<WireReader, T> ChainReaderDeferred<T>(FieldInfo[] fields, FieldInfo tail, Func<object, object> walk) where T : class
+        internal static Func<WireReader, T> ChainReaderDeferred<T>(FieldInfo[] fields, FieldInfo tail, Func<object, object> walk) where T : class
         {
             var r = Expression.Parameter(typeof(WireReader), "r");
-            var o = Expression.Parameter(typeof(T), "o");
+            var o = Expression.Variable(typeof(T), "o");
+            var first = Expression.Variable(typeof(T), "first");
             var next = Expression.Variable(typeof(T), "next");
             var id = Expression.Variable(typeof(uint), "id");
             var raw = Expression.Variable(typeof(uint), "raw");
@@ -254,9 +282,10 @@ namespace Oompi
             body.Add(AssignField(o, tail, next));
             body.Add(Expression.Assign(o, next));
             var loop = Expression.Loop(Expression.Block(body), done);
-            return Expression.Lambda<Action<WireReader, T>>(Expression.Block(new[] { next, id, raw },
+            return Expression.Lambda<Func<WireReader, T>>(Expression.Block(typeof(T), new[] { o, first, next, id, raw },
+                CreateFirst<T>(r, o, first),
                 Expression.Assign(id, Expression.Call(r, Internal(typeof(WireReader), nameof(WireReader.BeginChain)), o, Expression.Constant(walk))),
-                loop), r, o).Compile();
+                loop, first), r).Compile();
         }
 
         /// <summary>Throws Refs&lt;T&gt;.WrongType when <paramref name="next"/> is of a subclass of T (no type names on the wire).</summary>
@@ -360,10 +389,11 @@ namespace Oompi
         /// The loop of Refs&lt;T&gt;.Read from a new, registered object: its fields but the tail,
         /// then the tail's reference header, a new object for a new id, and on.
         /// </summary>
-        internal static Action<WireReader, T> ChainReader<T>(FieldInfo[] fields, FieldInfo tail) where T : class
+        internal static Func<WireReader, T> ChainReader<T>(FieldInfo[] fields, FieldInfo tail) where T : class
         {
             var r = Expression.Parameter(typeof(WireReader), "r");
-            var o = Expression.Parameter(typeof(T), "o");
+            var o = Expression.Variable(typeof(T), "o");
+            var first = Expression.Variable(typeof(T), "first");
             var next = Expression.Variable(typeof(T), "next");
             var isNew = Expression.Variable(typeof(bool), "isNew");
             var done = Expression.Label("done");
@@ -380,7 +410,8 @@ namespace Oompi
             body.Add(AssignField(o, tail, next));
             body.Add(Expression.Assign(o, next));
             var loop = Expression.Loop(Expression.Block(body), done);
-            return Expression.Lambda<Action<WireReader, T>>(Expression.Block(new[] { next, isNew }, loop), r, o).Compile();
+            return Expression.Lambda<Func<WireReader, T>>(Expression.Block(typeof(T), new[] { o, first, next, isNew },
+                CreateFirst<T>(r, o, first), loop, first), r).Compile();
         }
 
         /// <summary>target.f = value, also for readonly fields (through a small IL setter).</summary>

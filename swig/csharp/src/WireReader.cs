@@ -197,10 +197,16 @@ namespace Oompi
         private string StringOf(int n)
         {
             if (n == 0) return string.Empty;
+            if (n <= 32 && WireAscii.Widen(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(buf), Pos), n) is string ascii)
+            {
+                Pos += n;
+                return ascii;
+            }
             var bytes = new ReadOnlySpan<byte>(buf, Pos, n);
-            // Most strings are ASCII: widened straight into a new string (one vectorized pass;
-            // Encoding.UTF8 counts, validates and transcodes in passes of its own). The string
-            // is new and seen by no one yet, so it is filled in place.
+            // Most strings are ASCII: short ones widened inline (WireAscii), longer ones straight
+            // into a new string (one vectorized pass; Encoding.UTF8 counts, validates and
+            // transcodes in passes of its own). The string is new and seen by no one yet, so it
+            // is filled in place.
             string s = new string('\0', n);
             var chars = MemoryMarshal.CreateSpan(ref Unsafe.AsRef(in s.GetPinnableReference()), n);
             if (System.Text.Ascii.ToUtf16(bytes, chars, out _) != System.Buffers.OperationStatus.Done)

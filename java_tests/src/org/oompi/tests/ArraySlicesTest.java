@@ -280,23 +280,28 @@ class ArraySlicesTest {
     }
     // a message of 4 int + 2 bytes into an int range: element 4 gets the 2 bytes (native order
     // low half on little-endian machines) and keeps its other 2 as the array held them
-    int[] in = new int[64];
-    java.util.Arrays.fill(in, 0x7A7A7A7A);
-    ByteBuffer six = Buffers.newByteBuffer(18);
-    for (int i = 0; i < 18; i++) six.put(i, (byte) (0x10 + i + rank));
-    Request q = world.irecv(in, 10, 20, prev, 40);
-    in[14] = 0x5B5B5B5B;  // pending: the partly filled element's other bytes come from here
-    try (Request s = world.isend(six, next, 40)) {
-      assertEquals(18, q.waitFor().getCountBytes());
-      s.waitFor();
+    // (A message that is not a whole number of the receive's elements is erroneous in MPI;
+    // MPICH 4.0 accepts it between processes but its send to oneself aborts in an assertion,
+    // so at 1 rank on MPICH this case is left out.)
+    if (!(world.getSize() == 1 && org.oompi.Environment.libraryVersion().contains("MPICH"))) {
+      int[] in = new int[64];
+      java.util.Arrays.fill(in, 0x7A7A7A7A);
+      ByteBuffer six = Buffers.newByteBuffer(18);
+      for (int i = 0; i < 18; i++) six.put(i, (byte) (0x10 + i + rank));
+      Request q = world.irecv(in, 10, 20, prev, 40);
+      in[14] = 0x5B5B5B5B;  // pending: the partly filled element's other bytes come from here
+      try (Request s = world.isend(six, next, 40)) {
+        assertEquals(18, q.waitFor().getCountBytes());
+        s.waitFor();
+      }
+      q.close();
+      ByteBuffer want = Buffers.newByteBuffer(4);
+      want.putInt(0, 0x5B5B5B5B);
+      want.put(0, (byte) (0x10 + 16 + prev)).put(1, (byte) (0x10 + 17 + prev));
+      assertEquals(want.getInt(0), in[14], "the partly filled element");
+      assertEquals(0x7A7A7A7A, in[15], "past the message");
+      assertEquals(0x7A7A7A7A, in[9], "before the range");
     }
-    q.close();
-    ByteBuffer want = Buffers.newByteBuffer(4);
-    want.putInt(0, 0x5B5B5B5B);
-    want.put(0, (byte) (0x10 + 16 + prev)).put(1, (byte) (0x10 + 17 + prev));
-    assertEquals(want.getInt(0), in[14], "the partly filled element");
-    assertEquals(0x7A7A7A7A, in[15], "past the message");
-    assertEquals(0x7A7A7A7A, in[9], "before the range");
     // closed while pending (cancelled): nothing written
     long[] untouched = new long[32];
     java.util.Arrays.fill(untouched, 77);

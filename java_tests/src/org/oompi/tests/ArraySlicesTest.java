@@ -389,6 +389,12 @@ class ArraySlicesTest {
     org.junit.jupiter.api.Assumptions.assumeTrue(
         MpiExtension.provided() == org.oompi.ThreadLevel.MULTIPLE,
         "two threads calling MPI need MPI_THREAD_MULTIPLE");
+    // MPICH 4.0.2 (Debian 12) loses a message sent to oneself between two threads: the same
+    // exchange in C (thread B: MPI_Recv 8 B tag 11 then MPI_Send 1 MiB tag 12 to self; thread A:
+    // MPI_Send 8 B tag 11 then MPI_Recv or MPI_Mprobe/MPI_Mrecv tag 12) hangs within 40 rounds.
+    org.junit.jupiter.api.Assumptions.assumeFalse(
+        world.getSize() == 1 && org.oompi.Environment.libraryVersion().contains("MPICH"),
+        "MPICH's send to oneself loses messages between threads (shown in C)");
     final int rounds = 40, n = 1 << 20, off = 3 * n + 5;  // a 1 MiB range of a 5 MiB array
     byte[] out = new byte[5 * n];
     byte[] in = new byte[5 * n];

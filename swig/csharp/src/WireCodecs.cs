@@ -102,6 +102,9 @@ namespace Oompi
         // After a new id: creates the object, registers it, reads its fields (and with a tail
         // link, the new objects along it), in one compiled delegate.
         private Func<WireReader, T> readNew;
+        // A class whose fields hold no references: readNew without registering the object (an
+        // array's elements; WireReader.ReadFreshArray). Null for other classes.
+        private Func<WireReader, T> readFresh;
         private Func<T, T> getTail;                 // null: no tail link
         private bool exact;
         // With a tail link: the whole walk from a new object on, compiled as one loop (the
@@ -121,7 +124,11 @@ namespace Oompi
                 if (ready) return;
                 var fields = tp.Tail is null ? tp.Fields : tp.Fields[..^1];
                 writeFields = WireEmit.FieldWriter<T>(fields);
-                if (tp.Tail is null) readNew = WireEmit.NewReader<T>(fields);
+                if (tp.Tail is null)
+                {
+                    readNew = WireEmit.NewReader<T>(fields, register: true);
+                    if (fields.All(f => Plans.HoldsNoReferences(f.FieldType))) readFresh = WireEmit.NewReader<T>(fields, register: false);
+                }
                 exact = typeof(T).IsSealed;
                 if (tp.Tail is not null)
                 {
@@ -167,6 +174,24 @@ namespace Oompi
                 return;
             }
             writeFields(w, obj);
+        }
+
+        /// <summary>The n elements of an array of references to T (its size read by ReadCount(4)).</summary>
+        internal T[] ReadArray(WireReader r, int n)
+        {
+            if (!ready) Ensure();
+            var a = new T[n];
+            if (readFresh is not null)
+            {
+                r.ReadFreshArray(a, readFresh);
+                return a;
+            }
+            for (int i = 0; i < n; i++)
+            {
+                r.Element(4);
+                a[i] = Read(r);
+            }
+            return a;
         }
 
         public T Read(WireReader r)

@@ -47,14 +47,7 @@ namespace Oompi
             int n = r.ReadCount(4);
             if (n == 0) return Array.Empty<E>();
             Wire.Guard();
-            var a = new E[n];
-            var codec = RefCodec<E>.Instance;
-            for (int i = 0; i < n; i++)
-            {
-                r.Element(4);
-                a[i] = codec.Read(r);
-            }
-            return a;
+            return RefCodec<E>.Instance.ReadArray(r, n);
         }
 
         public static void WriteList<E>(WireWriter w, List<E> a)

@@ -44,7 +44,7 @@ namespace Oompi
             objects = null;
             Array.Clear(o, 0, objectCount);
             objectCount = 0;
-            chain.Clear();
+            ClearPending();
             if (o.Length <= 1 << 20) spare = o;
         }
 
@@ -83,12 +83,22 @@ namespace Oompi
         {
             Array.Clear(objects, 0, objectCount);
             objectCount = 0;
+            ClearPending();
+        }
+
+        private void ClearPending()
+        {
             chain.Clear();
+            run = null;
         }
 
         // Ids objectCount + 1 ... objectCount + chain.Count: the links that a list loop read
-        // without entering them in the table; they enter it when an id is next looked up (Materialize).
+        // without entering them in the table, or (run not null) the elements run[runStart ..]
+        // of an array that ReadFreshArray read so; they enter it when an id is next looked up
+        // (Materialize).
         private LinkRun chain;
+        private object[] run;
+        private int runStart;
 
         /// <summary>
         /// A list loop starts reading the links after <paramref name="from"/> (just registered)
@@ -111,10 +121,61 @@ namespace Oompi
         {
             int need = objectCount + (int)chain.Count;
             if (need > objects.Length) Array.Resize(ref objects, Math.Max(need, objects.Length * 2));
-            object o = chain.From;
-            for (int i = objectCount; i < need; i++) objects[i] = o = chain.Walk(o);
+            if (run is not null)
+            {
+                Array.Copy(run, runStart, objects, objectCount, (int)chain.Count);
+            }
+            else
+            {
+                object o = chain.From;
+                for (int i = objectCount; i < need; i++) objects[i] = o = chain.Walk(o);
+            }
             objectCount = need;
-            chain.Clear();
+            ClearPending();
+        }
+
+        /// <summary>
+        /// Reads the elements of <paramref name="a"/> (its size read by ReadCount(4)), an array of
+        /// a class whose fields hold no references: reading one element's fields reads no
+        /// reference header, so while the elements are each the next new id, they are made and
+        /// read by <paramref name="fresh"/> and kept in the array alone. Such a run enters the
+        /// table only when an id is looked up: at once for a null, a back-reference or a wrong
+        /// id among the elements (then checked as ReadRefHeader does), else when a later
+        /// reference in the message needs it (never for a message that is such an array). So
+        /// the table takes no store (a GC card marked in an old array for a young object) per
+        /// element and needs no clearing; the ids and checks are the same.
+        /// </summary>
+        internal void ReadFreshArray<T>(T[] a, Func<WireReader, T> fresh) where T : class
+        {
+            if (chain.Count != 0) Materialize();
+            int from = 0;
+            uint due = ((uint)objectCount + 1) | WireWriter.NewBit;  // at most 2^31 / 4 ids: no overflow
+            ref T at = ref MemoryMarshal.GetArrayDataReference(a);
+            for (int i = 0; i < a.Length; i++)
+            {
+                claimed -= 4;  // Element(4)
+                uint raw = ReadU32();
+                if (raw == due)
+                {
+                    Unsafe.Add(ref at, i) = fresh(this);
+                    due++;
+                    continue;
+                }
+                if (i > from) Pend(a, from, i - from);
+                from = i + 1;
+                if (raw == 0) continue;  // the array is new: its element is null already
+                if (chain.Count != 0) Materialize();
+                if ((raw & WireWriter.NewBit) != 0) throw OutOfSequence(raw);
+                Unsafe.Add(ref at, i) = BackRef<T>(raw);
+            }
+            if (a.Length > from) Pend(a, from, a.Length - from);
+        }
+
+        private void Pend(object[] a, int from, int count)
+        {
+            run = a;
+            runStart = from;
+            chain.Count = (uint)count;
         }
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -280,6 +280,62 @@ namespace Oompi.Tests
             Assert.Contains("another type", Assert.Throws<SerializationException>(() => Wire.Deserialize<ReadingAndNode>(mixed[..^16])).Message);
         }
 
+        /// <summary>
+        /// Wire.Serialize into an IBufferWriter writes in the destination's own array when it
+        /// lends one up to its end (no copy): after what it holds, growing past it, appended
+        /// twice; a destination that lends memory of no array or not up to its end gets a copy
+        /// and nothing outside what it gave; a failed write leaves it as it was.
+        /// </summary>
+        [Fact]
+        public void BufferWriterOverloadWritesInPlace()
+        {
+            var value = Enumerable.Range(0, 20_000).Select(i => new Reading { Key = i, Label = "r" + i, Values = new double[] { i }, Flag = true }).ToArray();
+            value[19_999] = value[3];
+            byte[] want = Wire.Serialize(value);
+            foreach (int capacity in new[] { 16, 1 << 22 })
+            {
+                var sink = new System.Buffers.ArrayBufferWriter<byte>(capacity);
+                System.Buffers.BuffersExtensions.Write(sink, new byte[] { 1, 2, 3, 4, 5 });
+                Assert.Equal(want.Length, Wire.Serialize(value, sink));
+                Assert.Equal(want.Length, Wire.Serialize(value, sink));
+                Assert.Equal(5 + 2 * want.Length, sink.WrittenCount);
+                Assert.Equal(new byte[] { 1, 2, 3, 4, 5 }, sink.WrittenSpan[..5].ToArray());
+                Assert.True(sink.WrittenSpan[5..(5 + want.Length)].SequenceEqual(want));
+                Assert.True(sink.WrittenSpan[(5 + want.Length)..].SequenceEqual(want));
+                var back = Wire.Deserialize<Reading[]>(sink.WrittenSpan[5..(5 + want.Length)]);
+                Assert.Same(back[3], back[19_999]);
+            }
+            // Memory that ends before its array does: a copy, the bytes around it untouched.
+            var part = new PartSink(want.Length);
+            Assert.Equal(want.Length, Wire.Serialize(value, part));
+            Assert.True(part.Array.AsSpan(PartSink.Before, want.Length).SequenceEqual(want));
+            Assert.Equal(-1, part.Array.AsSpan(0, PartSink.Before).IndexOfAnyExcept((byte)0xEE));
+            Assert.Equal(-1, part.Array.AsSpan(PartSink.Before + want.Length).IndexOfAnyExcept((byte)0xEE));
+            // A failed write (a subclass where the field says its base class) advances nothing,
+            // and the next write starts where the destination was.
+            var into = new System.Buffers.ArrayBufferWriter<byte>(1 << 16);
+            Assert.Throws<SerializationException>(() => Wire.Serialize(new Holder { Item = new Derived() }, into));
+            Assert.Equal(0, into.WrittenCount);
+            Wire.Serialize(value[..10], into);
+            Assert.True(into.WrittenSpan.SequenceEqual(Wire.Serialize(value[..10])));
+        }
+
+        /// <summary>An IBufferWriter that lends the middle of a larger array (0xEE around it).</summary>
+        private sealed class PartSink : System.Buffers.IBufferWriter<byte>
+        {
+            internal const int Before = 100;
+            internal readonly byte[] Array;
+            private int count;
+            internal PartSink(int room)
+            {
+                Array = new byte[Before + room + 100];
+                Array.AsSpan().Fill(0xEE);
+            }
+            public void Advance(int n) => count += n;
+            public Memory<byte> GetMemory(int hint = 0) => Array.AsMemory(Before + count, Array.Length - 100 - Before - count);
+            public Span<byte> GetSpan(int hint = 0) => GetMemory(hint).Span;
+        }
+
         [Fact]
         public void NullReferences()
         {

@@ -3,6 +3,7 @@ using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
 using System.Runtime.ExceptionServices;
+using System.Runtime.InteropServices;
 using System.Threading;
 
 namespace Oompi
@@ -70,17 +71,33 @@ namespace Oompi
             if (destination is null) throw new ArgumentNullException(nameof(destination));
             var w = scratch ?? new WireWriter(4096);
             scratch = null;
+            byte[] own = w.Buf;
+            bool lent = false;
             try
             {
                 w.Reset();
+                // Straight into the destination's array when it lends one up to its end
+                // (ArrayBufferWriter, a caller's reused sink): no copy of the message. If the
+                // message outgrows it, the writer moves to an array of its own (Grow), copied
+                // into the destination at the end as before.
+                int at = 0;
+                lent = MemoryMarshal.TryGetArray<byte>(destination.GetMemory(), out var seg) &&
+                       seg.Array is not null && seg.Count > 0 && seg.Offset + seg.Count == seg.Array.Length;
+                if (lent)
+                {
+                    w.Buf = seg.Array;
+                    w.Pos = at = seg.Offset;
+                }
                 WriteTop(w, value);
-                int n = w.Pos;
-                w.Written.CopyTo(destination.GetSpan(n));
+                int n = w.Pos - at;
+                if (!lent || !ReferenceEquals(w.Buf, seg.Array))
+                    new ReadOnlySpan<byte>(w.Buf, at, n).CopyTo(destination.GetSpan(n));
                 destination.Advance(n);
                 return n;
             }
             finally
             {
+                if (lent) w.Buf = own;  // never keep the destination's array (nor a copy grown from it)
                 if (w.Buf.Length <= 64 << 20)
                 {
                     w.Reset();

@@ -3,6 +3,7 @@ using System.Buffers.Binary;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
 using System.Text;
 
 namespace Oompi
@@ -449,12 +450,25 @@ namespace Oompi
     internal static class WireEndian
     {
         /// <summary>
-        /// memcpy, with up to 16 bytes copied inline: a list's nodes often hold a few numbers,
-        /// and the copy call costs more than the copy there.
+        /// memcpy, with up to 64 bytes copied inline (two overlapping blocks of 8, 16 or 32): a
+        /// list's nodes and records often hold a few numbers (a double[4] is 32 bytes), and the
+        /// copy call costs more than the copy there.
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal static void Copy(ref byte dest, ref byte src, int bytes)
         {
+            if (bytes > 16 && bytes <= 32)
+            {
+                Unsafe.WriteUnaligned(ref dest, Unsafe.ReadUnaligned<Vector128<byte>>(ref src));
+                Unsafe.WriteUnaligned(ref Unsafe.Add(ref dest, bytes - 16), Unsafe.ReadUnaligned<Vector128<byte>>(ref Unsafe.Add(ref src, bytes - 16)));
+                return;
+            }
+            if (bytes > 32 && bytes <= 64 && Vector256.IsHardwareAccelerated)
+            {
+                Unsafe.WriteUnaligned(ref dest, Unsafe.ReadUnaligned<Vector256<byte>>(ref src));
+                Unsafe.WriteUnaligned(ref Unsafe.Add(ref dest, bytes - 32), Unsafe.ReadUnaligned<Vector256<byte>>(ref Unsafe.Add(ref src, bytes - 32)));
+                return;
+            }
             if (bytes <= 16)
             {
                 if (bytes >= 8)

@@ -61,6 +61,7 @@ namespace Oompi
         }
 
         [ThreadStatic] private static WireWriter scratch;
+        [ThreadStatic] private static int bufferHint;  // Serialize(value, IBufferWriter)'s GetMemory size
 
         /// <summary>
         /// Appends the encoding of <paramref name="value"/> to <paramref name="destination"/> (a
@@ -79,9 +80,11 @@ namespace Oompi
                 // Straight into the destination's array when it lends one up to its end
                 // (ArrayBufferWriter, a caller's reused sink): no copy of the message. If the
                 // message outgrows it, the writer moves to an array of its own (Grow), copied
-                // into the destination at the end as before.
+                // into the destination at the end as before. The memory asked for is what the
+                // thread's last message took (or grew to: a string reserves 3 bytes a char
+                // until it is written), so that a reused destination soon has room for the next.
                 int at = 0;
-                lent = MemoryMarshal.TryGetArray<byte>(destination.GetMemory(), out var seg) &&
+                lent = MemoryMarshal.TryGetArray<byte>(destination.GetMemory(bufferHint), out var seg) &&
                        seg.Array is not null && seg.Count > 0 && seg.Offset + seg.Count == seg.Array.Length;
                 if (lent)
                 {
@@ -90,9 +93,10 @@ namespace Oompi
                 }
                 WriteTop(w, value);
                 int n = w.Pos - at;
-                if (!lent || !ReferenceEquals(w.Buf, seg.Array))
-                    new ReadOnlySpan<byte>(w.Buf, at, n).CopyTo(destination.GetSpan(n));
+                bool moved = !lent || !ReferenceEquals(w.Buf, seg.Array);
+                if (moved) new ReadOnlySpan<byte>(w.Buf, at, n).CopyTo(destination.GetSpan(n));
                 destination.Advance(n);
+                bufferHint = (int)Math.Min(Math.Max(lent && moved ? w.Buf.Length - at : 0, n + (n >> 3) + 256L), Array.MaxLength);
                 return n;
             }
             finally

@@ -202,7 +202,14 @@ namespace Oompi
                         {
                             w.Pos = start;
                             w.ResetIds();
-                            OnBigStack(() => body(w, state));
+                            try
+                            {
+                                OnBigStack(() => body(w, state));
+                            }
+                            finally
+                            {
+                                w.StackMark = 0;  // the big stack's addresses say nothing here
+                            }
                         }
                         if (!w.IdsMoved) return;
                     }
@@ -313,25 +320,26 @@ namespace Oompi
         /// Before every nested object: stop before the stack runs out. The runtime's check
         /// (RuntimeHelpers.TryEnsureSufficientExecutionStack: at least 128 KiB left on 64-bit) is
         /// a call into the runtime, several ns for every node of a graph; so it runs only when
-        /// the stack is deeper than where it last passed minus 16 KiB (this thread's
-        /// <see cref="stackChecked"/>): above that mark, at least 112 KiB are left.
+        /// the stack is deeper than where it last passed minus 16 KiB (<paramref name="mark"/>,
+        /// the writer's or reader's: a thread-static costs a call per node to find the thread's
+        /// statics): above that mark, at least 112 KiB are left. A writer or reader is used by
+        /// one thread at a time, and its mark is cleared whenever it may change threads (a new
+        /// message or slice, the retry on a big stack and back).
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        internal static unsafe void Guard()
+        internal static unsafe void Guard(ref nuint mark)
         {
             byte here;
-            if (~(nuint)(&here) > stackChecked) CheckStack((nuint)(&here));
+            if (~(nuint)(&here) > mark) CheckStack((nuint)(&here), ref mark);
         }
 
-        // ~(the lowest stack address that needs no check) on this thread; 0 (the default): every
-        // address needs one. Stored inverted so that a thread's first Guard checks.
-        [ThreadStatic] private static nuint stackChecked;
-
+        // A mark is ~(the lowest stack address that needs no check); 0 (a new message): every
+        // address needs one. Stored inverted so that the first Guard checks.
         [MethodImpl(MethodImplOptions.NoInlining)]
-        private static void CheckStack(nuint here)
+        private static void CheckStack(nuint here, ref nuint mark)
         {
             if (!RuntimeHelpers.TryEnsureSufficientExecutionStack()) throw new DeepGraphException();
-            stackChecked = ~(here - (16 << 10));
+            mark = ~(here - (16 << 10));
         }
 
         private static class Boxed

@@ -161,7 +161,7 @@ namespace Oompi
             if (!ready) Ensure();
             if (!exact && obj.GetType() != typeof(T)) throw Refs<T>.WrongType(obj);
             if (!w.WriteRefHeader(obj)) return;
-            Wire.Guard();
+            Wire.Guard(ref w.StackMark);
             if (writeChain is not null)
             {
                 if (writeChainDeferred is not null && w.OnlyObject())
@@ -199,7 +199,7 @@ namespace Oompi
             T first = r.ReadRefHeader<T>(out bool isNew);
             if (!isNew) return first;
             if (!ready) Ensure();
-            Wire.Guard();
+            Wire.Guard(ref r.StackMark);
             return readNew(r);
         }
     }
@@ -337,7 +337,7 @@ namespace Oompi
             if (writeFields is null) Ensure();
             if (++w.ValueDepth > MaxDepth)
                 throw new SerializationException($"oompi: {typeof(T).Name} values nested {MaxDepth} deep: a cycle through a class that travels by value?");
-            Wire.Guard();
+            Wire.Guard(ref w.StackMark);
             writeFields(w, obj);
             w.ValueDepth--;
         }
@@ -345,7 +345,7 @@ namespace Oompi
         public static T Read(WireReader r)
         {
             if (writeFields is null) Ensure();
-            Wire.Guard();
+            Wire.Guard(ref r.StackMark);
             T obj = create();
             readFields(r, obj);
             return obj;

@@ -27,6 +27,7 @@ namespace Oompi
         private int objectCount;
         [ThreadStatic] private static object[] spare;
         internal int ValueDepth;
+        internal nuint StackMark;  // Wire.Guard's (a reader is made per message: 0 at first)
 
         internal WireReader(byte[] buf, int offset, int count)
         {
@@ -78,6 +79,7 @@ namespace Oompi
             Pos = start;
             ResetIds();
             ValueDepth = 0;
+            StackMark = 0;  // read again on another thread (a big stack)
         }
 
         internal void ResetIds()

@@ -459,18 +459,6 @@ namespace Oompi
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal static void Copy(ref byte dest, ref byte src, int bytes)
         {
-            if (bytes > 16 && bytes <= 32)
-            {
-                Unsafe.WriteUnaligned(ref dest, Unsafe.ReadUnaligned<Vector128<byte>>(ref src));
-                Unsafe.WriteUnaligned(ref Unsafe.Add(ref dest, bytes - 16), Unsafe.ReadUnaligned<Vector128<byte>>(ref Unsafe.Add(ref src, bytes - 16)));
-                return;
-            }
-            if (bytes > 32 && bytes <= 64 && Vector256.IsHardwareAccelerated)
-            {
-                Unsafe.WriteUnaligned(ref dest, Unsafe.ReadUnaligned<Vector256<byte>>(ref src));
-                Unsafe.WriteUnaligned(ref Unsafe.Add(ref dest, bytes - 32), Unsafe.ReadUnaligned<Vector256<byte>>(ref Unsafe.Add(ref src, bytes - 32)));
-                return;
-            }
             if (bytes <= 16)
             {
                 if (bytes >= 8)
@@ -487,6 +475,18 @@ namespace Oompi
                 {
                     for (int i = 0; i < bytes; i++) Unsafe.Add(ref dest, i) = Unsafe.Add(ref src, i);
                 }
+                return;
+            }
+            if (bytes <= 32)
+            {
+                Unsafe.WriteUnaligned(ref dest, Unsafe.ReadUnaligned<Vector128<byte>>(ref src));
+                Unsafe.WriteUnaligned(ref Unsafe.Add(ref dest, bytes - 16), Unsafe.ReadUnaligned<Vector128<byte>>(ref Unsafe.Add(ref src, bytes - 16)));
+                return;
+            }
+            if (bytes <= 64 && Vector256.IsHardwareAccelerated)
+            {
+                Unsafe.WriteUnaligned(ref dest, Unsafe.ReadUnaligned<Vector256<byte>>(ref src));
+                Unsafe.WriteUnaligned(ref Unsafe.Add(ref dest, bytes - 32), Unsafe.ReadUnaligned<Vector256<byte>>(ref Unsafe.Add(ref src, bytes - 32)));
                 return;
             }
             Unsafe.CopyBlockUnaligned(ref dest, ref src, (uint)bytes);

@@ -402,12 +402,15 @@ namespace OompiBench
         /// <summary>
         /// Profiling aid (no MPI): encode and decode of one shape apart, per system, for a number
         /// of seconds each, in ns of CPU time per node; run under perf with DOTNET_PerfMapEnabled=1.
-        /// Options: --shapes=tree --sizes=4095 --seconds=2 --systems=oompi,memorypack.
+        /// Options: --shapes=tree --sizes=4095 --seconds=2 --systems=oompi,memorypack
+        /// --phases=encode,decode,echo (the phases timed; the others print NaN: one phase alone under perf).
         /// </summary>
         public static int Profile(string[] args)
         {
             double seconds = double.Parse(Objects.Opt(args, "seconds", "2"), CultureInfo.InvariantCulture);
             var systems = Objects.Opt(args, "systems", "oompi,memorypack,memorypack_circular").Split(',');
+            var phases = Objects.Opt(args, "phases", "encode,decode,echo").Split(',');
+            double Phase(string name, Action a) => phases.Contains(name) ? Time(a, seconds) : double.NaN;
             MemoryPackFormatterProvider.Register(new NodeListFormatter());
             foreach (var name in Objects.Opt(args, "shapes", "tree,records,dag").Split(','))
             {
@@ -440,7 +443,7 @@ namespace OompiBench
                         Action echo = sys == "oompi"
                             ? () => shape.OEncode(shape.OLocalDecode(received, received.Length), sink)
                             : () => shape.PackBytes(shape.PackRead(received, circ), sink, circ);
-                        double e = Time(enc, seconds), d = Time(dec, seconds), x = Time(echo, seconds);
+                        double e = Phase("encode", enc), d = Phase("decode", dec), x = Phase("echo", echo);
                         Console.WriteLine(FormattableString.Invariant(
                             $"{shape.Bench} n={n} {sys}: encode {e * 1e9 / n:F1} ns/node, decode {d * 1e9 / n:F1} ns/node, decode + encode of the copy {x * 1e9 / n:F1} ns/node, {len} bytes"));
                     }

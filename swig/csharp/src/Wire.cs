@@ -3,6 +3,7 @@ using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
 using System.Runtime.ExceptionServices;
+using System.Runtime.InteropServices;
 using System.Threading;
 
 namespace Oompi
@@ -60,6 +61,7 @@ namespace Oompi
         }
 
         [ThreadStatic] private static WireWriter scratch;
+        [ThreadStatic] private static int bufferHint;  // Serialize(value, IBufferWriter)'s GetMemory size
 
         /// <summary>
         /// Appends the encoding of <paramref name="value"/> to <paramref name="destination"/> (a
@@ -70,17 +72,36 @@ namespace Oompi
             if (destination is null) throw new ArgumentNullException(nameof(destination));
             var w = scratch ?? new WireWriter(4096);
             scratch = null;
+            byte[] own = w.Buf;
+            bool lent = false;
             try
             {
                 w.Reset();
+                // Straight into the destination's array when it lends one up to its end
+                // (ArrayBufferWriter, a caller's reused sink): no copy of the message. If the
+                // message outgrows it, the writer moves to an array of its own (Grow), copied
+                // into the destination at the end as before. The memory asked for is what the
+                // thread's last message took (or grew to: a string reserves 3 bytes a char
+                // until it is written), so that a reused destination soon has room for the next.
+                int at = 0;
+                lent = MemoryMarshal.TryGetArray<byte>(destination.GetMemory(bufferHint), out var seg) &&
+                       seg.Array is not null && seg.Count > 0 && seg.Offset + seg.Count == seg.Array.Length;
+                if (lent)
+                {
+                    w.Buf = seg.Array;
+                    w.Pos = at = seg.Offset;
+                }
                 WriteTop(w, value);
-                int n = w.Pos;
-                w.Written.CopyTo(destination.GetSpan(n));
+                int n = w.Pos - at;
+                bool moved = !lent || !ReferenceEquals(w.Buf, seg.Array);
+                if (moved) new ReadOnlySpan<byte>(w.Buf, at, n).CopyTo(destination.GetSpan(n));
                 destination.Advance(n);
+                bufferHint = (int)Math.Min(Math.Max(lent && moved ? w.Buf.Length - at : 0, n + (n >> 3) + 256L), Array.MaxLength);
                 return n;
             }
             finally
             {
+                if (lent) w.Buf = own;  // never keep the destination's array (nor a copy grown from it)
                 if (w.Buf.Length <= 64 << 20)
                 {
                     w.Reset();
@@ -181,7 +202,14 @@ namespace Oompi
                         {
                             w.Pos = start;
                             w.ResetIds();
-                            OnBigStack(() => body(w, state));
+                            try
+                            {
+                                OnBigStack(() => body(w, state));
+                            }
+                            finally
+                            {
+                                w.StackMark = 0;  // the big stack's addresses say nothing here
+                            }
                         }
                         if (!w.IdsMoved) return;
                     }
@@ -292,25 +320,26 @@ namespace Oompi
         /// Before every nested object: stop before the stack runs out. The runtime's check
         /// (RuntimeHelpers.TryEnsureSufficientExecutionStack: at least 128 KiB left on 64-bit) is
         /// a call into the runtime, several ns for every node of a graph; so it runs only when
-        /// the stack is deeper than where it last passed minus 16 KiB (this thread's
-        /// <see cref="stackChecked"/>): above that mark, at least 112 KiB are left.
+        /// the stack is deeper than where it last passed minus 16 KiB (<paramref name="mark"/>,
+        /// the writer's or reader's: a thread-static costs a call per node to find the thread's
+        /// statics): above that mark, at least 112 KiB are left. A writer or reader is used by
+        /// one thread at a time, and its mark is cleared whenever it may change threads (a new
+        /// message or slice, the retry on a big stack and back).
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        internal static unsafe void Guard()
+        internal static unsafe void Guard(ref nuint mark)
         {
             byte here;
-            if (~(nuint)(&here) > stackChecked) CheckStack((nuint)(&here));
+            if (~(nuint)(&here) > mark) CheckStack((nuint)(&here), ref mark);
         }
 
-        // ~(the lowest stack address that needs no check) on this thread; 0 (the default): every
-        // address needs one. Stored inverted so that a thread's first Guard checks.
-        [ThreadStatic] private static nuint stackChecked;
-
+        // A mark is ~(the lowest stack address that needs no check); 0 (a new message): every
+        // address needs one. Stored inverted so that the first Guard checks.
         [MethodImpl(MethodImplOptions.NoInlining)]
-        private static void CheckStack(nuint here)
+        private static void CheckStack(nuint here, ref nuint mark)
         {
             if (!RuntimeHelpers.TryEnsureSufficientExecutionStack()) throw new DeepGraphException();
-            stackChecked = ~(here - (16 << 10));
+            mark = ~(here - (16 << 10));
         }
 
         private static class Boxed

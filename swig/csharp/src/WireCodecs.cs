@@ -102,6 +102,9 @@ namespace Oompi
         // After a new id: creates the object, registers it, reads its fields (and with a tail
         // link, the new objects along it), in one compiled delegate.
         private Func<WireReader, T> readNew;
+        // A class whose fields hold no references: readNew without registering the object (an
+        // array's elements; WireReader.ReadFreshArray). Null for other classes.
+        private Func<WireReader, T> readFresh;
         private Func<T, T> getTail;                 // null: no tail link
         private bool exact;
         // With a tail link: the whole walk from a new object on, compiled as one loop (the
@@ -121,7 +124,11 @@ namespace Oompi
                 if (ready) return;
                 var fields = tp.Tail is null ? tp.Fields : tp.Fields[..^1];
                 writeFields = WireEmit.FieldWriter<T>(fields);
-                if (tp.Tail is null) readNew = WireEmit.NewReader<T>(fields);
+                if (tp.Tail is null)
+                {
+                    readNew = WireEmit.NewReader<T>(fields, register: true);
+                    if (fields.All(f => Plans.HoldsNoReferences(f.FieldType))) readFresh = WireEmit.NewReader<T>(fields, register: false);
+                }
                 exact = typeof(T).IsSealed;
                 if (tp.Tail is not null)
                 {
@@ -154,7 +161,7 @@ namespace Oompi
             if (!ready) Ensure();
             if (!exact && obj.GetType() != typeof(T)) throw Refs<T>.WrongType(obj);
             if (!w.WriteRefHeader(obj)) return;
-            Wire.Guard();
+            Wire.Guard(ref w.StackMark);
             if (writeChain is not null)
             {
                 if (writeChainDeferred is not null && w.OnlyObject())
@@ -169,12 +176,30 @@ namespace Oompi
             writeFields(w, obj);
         }
 
+        /// <summary>The n elements of an array of references to T (its size read by ReadCount(4)).</summary>
+        internal T[] ReadArray(WireReader r, int n)
+        {
+            if (!ready) Ensure();
+            var a = new T[n];
+            if (readFresh is not null)
+            {
+                r.ReadFreshArray(a, readFresh);
+                return a;
+            }
+            for (int i = 0; i < n; i++)
+            {
+                r.Element(4);
+                a[i] = Read(r);
+            }
+            return a;
+        }
+
         public T Read(WireReader r)
         {
             T first = r.ReadRefHeader<T>(out bool isNew);
             if (!isNew) return first;
             if (!ready) Ensure();
-            Wire.Guard();
+            Wire.Guard(ref r.StackMark);
             return readNew(r);
         }
     }
@@ -312,7 +337,7 @@ namespace Oompi
             if (writeFields is null) Ensure();
             if (++w.ValueDepth > MaxDepth)
                 throw new SerializationException($"oompi: {typeof(T).Name} values nested {MaxDepth} deep: a cycle through a class that travels by value?");
-            Wire.Guard();
+            Wire.Guard(ref w.StackMark);
             writeFields(w, obj);
             w.ValueDepth--;
         }
@@ -320,7 +345,7 @@ namespace Oompi
         public static T Read(WireReader r)
         {
             if (writeFields is null) Ensure();
-            Wire.Guard();
+            Wire.Guard(ref r.StackMark);
             T obj = create();
             readFields(r, obj);
             return obj;

@@ -9,7 +9,7 @@ namespace Oompi
         public static void WriteArray<E>(WireWriter w, E[] a)
         {
             if (a is null) { w.WriteU64(0); return; }
-            Wire.Guard();
+            Wire.Guard(ref w.StackMark);
             w.WriteSize(a.Length);
             for (int i = 0; i < a.Length; i++) Codec<E>.Write(w, a[i]);
         }
@@ -18,7 +18,7 @@ namespace Oompi
         {
             int n = r.ReadCount(Codec<E>.MinSize);
             if (n == 0) return Array.Empty<E>();
-            Wire.Guard();
+            Wire.Guard(ref r.StackMark);
             var a = new E[n];
             for (int i = 0; i < n; i++)
             {
@@ -31,7 +31,7 @@ namespace Oompi
         public static void WriteRefArray<E>(WireWriter w, E[] a) where E : class
         {
             if (a is null) { w.WriteU64(0); return; }
-            Wire.Guard();
+            Wire.Guard(ref w.StackMark);
             w.WriteSize(a.Length);
             var codec = RefCodec<E>.Instance;
             const int Ahead = 8;  // the look-up of element i + Ahead is fetched while element i is written
@@ -46,21 +46,14 @@ namespace Oompi
         {
             int n = r.ReadCount(4);
             if (n == 0) return Array.Empty<E>();
-            Wire.Guard();
-            var a = new E[n];
-            var codec = RefCodec<E>.Instance;
-            for (int i = 0; i < n; i++)
-            {
-                r.Element(4);
-                a[i] = codec.Read(r);
-            }
-            return a;
+            Wire.Guard(ref r.StackMark);
+            return RefCodec<E>.Instance.ReadArray(r, n);
         }
 
         public static void WriteList<E>(WireWriter w, List<E> a)
         {
             if (a is null) { w.WriteU64(0); return; }
-            Wire.Guard();
+            Wire.Guard(ref w.StackMark);
             w.WriteSize(a.Count);
             foreach (var e in System.Runtime.InteropServices.CollectionsMarshal.AsSpan(a)) Codec<E>.Write(w, e);
         }
@@ -68,7 +61,7 @@ namespace Oompi
         public static List<E> ReadList<E>(WireReader r)
         {
             int n = r.ReadCount(Codec<E>.MinSize);
-            Wire.Guard();
+            Wire.Guard(ref r.StackMark);
             var a = new List<E>(n);
             for (int i = 0; i < n; i++)
             {
@@ -81,7 +74,7 @@ namespace Oompi
         public static void WriteSet<E>(WireWriter w, HashSet<E> a)
         {
             if (a is null) { w.WriteU64(0); return; }
-            Wire.Guard();
+            Wire.Guard(ref w.StackMark);
             w.WriteSize(a.Count);
             foreach (var e in a) Codec<E>.Write(w, e);
         }
@@ -89,7 +82,7 @@ namespace Oompi
         public static HashSet<E> ReadSet<E>(WireReader r)
         {
             int n = r.ReadCount(Codec<E>.MinSize);
-            Wire.Guard();
+            Wire.Guard(ref r.StackMark);
             var a = new HashSet<E>(n);
             for (int i = 0; i < n; i++)
             {
@@ -102,7 +95,7 @@ namespace Oompi
         public static void WriteDictionary<K, V>(WireWriter w, Dictionary<K, V> d)
         {
             if (d is null) { w.WriteU64(0); return; }
-            Wire.Guard();
+            Wire.Guard(ref w.StackMark);
             w.WriteSize(d.Count);
             foreach (var kv in d)
             {
@@ -114,7 +107,7 @@ namespace Oompi
         public static Dictionary<K, V> ReadDictionary<K, V>(WireReader r)
         {
             int n = r.ReadCount(Codec<K>.MinSize + Codec<V>.MinSize);
-            Wire.Guard();
+            Wire.Guard(ref r.StackMark);
             var d = new Dictionary<K, V>(n);
             for (int i = 0; i < n; i++)
             {

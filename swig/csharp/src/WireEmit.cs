@@ -164,14 +164,16 @@ namespace Oompi
         /// <summary>
         /// RefCodec&lt;T&gt;.Read after a new id: creates the object, registers it (before its
         /// fields, which may refer back to it) and reads its fields, in one compiled delegate
-        /// (no call of a constructor delegate, then of a field reader, per object).
+        /// (no call of a constructor delegate, then of a field reader, per object). Without
+        /// <paramref name="register"/> (fields that hold no references, read by
+        /// WireReader.ReadFreshArray) the object is not registered.
         /// </summary>
-        internal static Func<WireReader, T> NewReader<T>(FieldInfo[] fields) where T : class
+        internal static Func<WireReader, T> NewReader<T>(FieldInfo[] fields, bool register) where T : class
         {
             var r = Expression.Parameter(typeof(WireReader), "r");
             var o = Expression.Variable(typeof(T), "o");
             var first = Expression.Variable(typeof(T), "first");
-            var body = new List<Expression> { CreateFirst<T>(r, o, first) };
+            var body = new List<Expression> { register ? CreateFirst<T>(r, o, first) : Expression.Assign(o, New<T>()) };
             body.AddRange(fields.Select(f => AssignField(o, f, Read(r, f.FieldType))));
             body.Add(o);
             return Expression.Lambda<Func<WireReader, T>>(Expression.Block(typeof(T), new[] { o, first }, body), r).Compile();

@@ -3,6 +3,7 @@ using System.Buffers.Binary;
 using System.Collections.Generic;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
 using System.Text;
 
 namespace Oompi
@@ -26,6 +27,7 @@ namespace Oompi
         private int objectCount;
         [ThreadStatic] private static object[] spare;
         internal int ValueDepth;
+        internal nuint StackMark;  // Wire.Guard's (a reader is made per message: 0 at first)
 
         internal WireReader(byte[] buf, int offset, int count)
         {
@@ -44,7 +46,7 @@ namespace Oompi
             objects = null;
             Array.Clear(o, 0, objectCount);
             objectCount = 0;
-            chain.Clear();
+            ClearPending();
             if (o.Length <= 1 << 20) spare = o;
         }
 
@@ -77,18 +79,29 @@ namespace Oompi
             Pos = start;
             ResetIds();
             ValueDepth = 0;
+            StackMark = 0;  // read again on another thread (a big stack)
         }
 
         internal void ResetIds()
         {
             Array.Clear(objects, 0, objectCount);
             objectCount = 0;
+            ClearPending();
+        }
+
+        private void ClearPending()
+        {
             chain.Clear();
+            run = null;
         }
 
         // Ids objectCount + 1 ... objectCount + chain.Count: the links that a list loop read
-        // without entering them in the table; they enter it when an id is next looked up (Materialize).
+        // without entering them in the table, or (run not null) the elements run[runStart ..]
+        // of an array that ReadFreshArray read so; they enter it when an id is next looked up
+        // (Materialize).
         private LinkRun chain;
+        private object[] run;
+        private int runStart;
 
         /// <summary>
         /// A list loop starts reading the links after <paramref name="from"/> (just registered)
@@ -111,10 +124,61 @@ namespace Oompi
         {
             int need = objectCount + (int)chain.Count;
             if (need > objects.Length) Array.Resize(ref objects, Math.Max(need, objects.Length * 2));
-            object o = chain.From;
-            for (int i = objectCount; i < need; i++) objects[i] = o = chain.Walk(o);
+            if (run is not null)
+            {
+                Array.Copy(run, runStart, objects, objectCount, (int)chain.Count);
+            }
+            else
+            {
+                object o = chain.From;
+                for (int i = objectCount; i < need; i++) objects[i] = o = chain.Walk(o);
+            }
             objectCount = need;
-            chain.Clear();
+            ClearPending();
+        }
+
+        /// <summary>
+        /// Reads the elements of <paramref name="a"/> (its size read by ReadCount(4)), an array of
+        /// a class whose fields hold no references: reading one element's fields reads no
+        /// reference header, so while the elements are each the next new id, they are made and
+        /// read by <paramref name="fresh"/> and kept in the array alone. Such a run enters the
+        /// table only when an id is looked up: at once for a null, a back-reference or a wrong
+        /// id among the elements (then checked as ReadRefHeader does), else when a later
+        /// reference in the message needs it (never for a message that is such an array). So
+        /// the table takes no store (a GC card marked in an old array for a young object) per
+        /// element and needs no clearing; the ids and checks are the same.
+        /// </summary>
+        internal void ReadFreshArray<T>(T[] a, Func<WireReader, T> fresh) where T : class
+        {
+            if (chain.Count != 0) Materialize();
+            int from = 0;
+            uint due = ((uint)objectCount + 1) | WireWriter.NewBit;  // at most 2^31 / 4 ids: no overflow
+            ref T at = ref MemoryMarshal.GetArrayDataReference(a);
+            for (int i = 0; i < a.Length; i++)
+            {
+                claimed -= 4;  // Element(4)
+                uint raw = ReadU32();
+                if (raw == due)
+                {
+                    Unsafe.Add(ref at, i) = fresh(this);
+                    due++;
+                    continue;
+                }
+                if (i > from) Pend(a, from, i - from);
+                from = i + 1;
+                if (raw == 0) continue;  // the array is new: its element is null already
+                if (chain.Count != 0) Materialize();
+                if ((raw & WireWriter.NewBit) != 0) throw OutOfSequence(raw);
+                Unsafe.Add(ref at, i) = BackRef<T>(raw);
+            }
+            if (a.Length > from) Pend(a, from, a.Length - from);
+        }
+
+        private void Pend(object[] a, int from, int count)
+        {
+            run = a;
+            runStart = from;
+            chain.Count = (uint)count;
         }
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -388,8 +452,9 @@ namespace Oompi
     internal static class WireEndian
     {
         /// <summary>
-        /// memcpy, with up to 16 bytes copied inline: a list's nodes often hold a few numbers,
-        /// and the copy call costs more than the copy there.
+        /// memcpy, with up to 64 bytes copied inline (two overlapping blocks of 8, 16 or 32): a
+        /// list's nodes and records often hold a few numbers (a double[4] is 32 bytes), and the
+        /// copy call costs more than the copy there.
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal static void Copy(ref byte dest, ref byte src, int bytes)
@@ -410,6 +475,18 @@ namespace Oompi
                 {
                     for (int i = 0; i < bytes; i++) Unsafe.Add(ref dest, i) = Unsafe.Add(ref src, i);
                 }
+                return;
+            }
+            if (bytes <= 32)
+            {
+                Unsafe.WriteUnaligned(ref dest, Unsafe.ReadUnaligned<Vector128<byte>>(ref src));
+                Unsafe.WriteUnaligned(ref Unsafe.Add(ref dest, bytes - 16), Unsafe.ReadUnaligned<Vector128<byte>>(ref Unsafe.Add(ref src, bytes - 16)));
+                return;
+            }
+            if (bytes <= 64 && Vector256.IsHardwareAccelerated)
+            {
+                Unsafe.WriteUnaligned(ref dest, Unsafe.ReadUnaligned<Vector256<byte>>(ref src));
+                Unsafe.WriteUnaligned(ref Unsafe.Add(ref dest, bytes - 32), Unsafe.ReadUnaligned<Vector256<byte>>(ref Unsafe.Add(ref src, bytes - 32)));
                 return;
             }
             Unsafe.CopyBlockUnaligned(ref dest, ref src, (uint)bytes);

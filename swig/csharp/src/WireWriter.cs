@@ -21,6 +21,7 @@ namespace Oompi
         private IdentityMap ids;
         private uint lastId;
         internal int ValueDepth;  // nesting of by-value classes (a cycle through them never ends)
+        internal nuint StackMark;  // Wire.Guard's: cleared with the ids
 
         internal WireWriter(int capacity = 256) => Buf = new byte[Math.Max(capacity, 16)];
 
@@ -51,6 +52,7 @@ namespace Oompi
             ids?.Clear();
             lastId = 0;
             ValueDepth = 0;
+            StackMark = 0;
             deferred.Clear();
         }
 

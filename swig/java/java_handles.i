@@ -132,7 +132,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
     int kind = Port.arrayKind(buf);
     if (kind < 0) return isend(Port.slice(buf, offset, count, "Comm.isend"), dest, tag);
     Port.checkRange(buf, offset, count, "Comm.isend");
-    if (ArrayRanges.small(buf, (int) count))  // a light request on a pooled direct buffer
+    if (ArrayRanges.smallNonblocking(buf, (int) count))  // a light request on a pooled block
       return ArrayRanges.isend(this, buf, (int) offset, (int) count, kind, dest, tag);
     return isendArray(buf, (int) offset, (int) count, kind, dest, tag);
   }
@@ -146,7 +146,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
     int kind = Port.arrayKind(buf);
     if (kind < 0) return irecv(Port.slice(buf, offset, count, "Comm.irecv"), source, tag);
     Port.checkRange(buf, offset, count, "Comm.irecv");
-    if (ArrayRanges.small(buf, (int) count))
+    if (ArrayRanges.smallNonblocking(buf, (int) count))
       return ArrayRanges.irecv(this, buf, (int) offset, (int) count, kind, source, tag);
     return irecvArray(buf, (int) offset, (int) count, kind, source, tag);
   }

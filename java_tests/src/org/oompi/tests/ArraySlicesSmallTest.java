@@ -15,8 +15,9 @@ import org.oompi.Status;
 
 /**
  * Blocking ranges below 64 KiB (and whole arrays of 512 B to 64 KiB), which travel through the
- * thread's direct buffer copied in Java (org.oompi.ArrayRanges), at the sizes where that
- * buffer grows and where the native path takes over (64 KiB), every kind, with the status's
+ * thread's direct buffer copied in Java (org.oompi.ArrayRanges), and nonblocking ones below
+ * 256 KiB (light requests on pooled blocks), at the sizes where the buffers grow and where the
+ * native path takes over, every kind, with the status's
  * source unknown (the slot) or known (the size only), a partly filled last element, and threads
  * each with its own buffer. The kinds, patterns and checks are ArraySlicesTest's.
  */
@@ -30,8 +31,9 @@ class ArraySlicesSmallTest {
   private final int prev = (rank + size - 1) % size;
   static final int LENGTH = 40_000;  // elements: above 64 KiB of every kind but byte and boolean
 
-  /** Byte counts: one element, the buffer's growth steps, just below and at 64 KiB. */
-  static final int[] BYTES = {8, 3000, 4096, 4104, 20_000, 65_528, 65_536};
+  /** Byte counts: one element, the buffer's growth steps, just below and at 64 KiB (blocking
+   *  calls' bound) and 256 KiB (nonblocking calls'). */
+  static final int[] BYTES = {8, 3000, 4096, 4104, 20_000, 65_528, 65_536, 262_136, 262_144};
 
   @Test
   void blockingRangesAroundTheScratchSizes() {

@@ -34,6 +34,15 @@ final class ArrayRanges {
   static final int MAX = Math.max(0, Integer.getInteger("oompi.arrays.scratch", 64 << 10));
 
   /**
+   * Nonblocking ranges of fewer bytes than this are light requests on pooled blocks (no pin to
+   * compete with; measured with --self: 64 KiB isend + irecv 2.7 -> 2.0-2.5x a direct buffer,
+   * 256 KiB no change, the copies dominate). A thread keeps at most 8 free blocks.
+   * -Doompi.arrays.nonblocking=N (bytes; 0: none) for benches.
+   */
+  static final int NONBLOCKING_MAX =
+      Math.max(0, Integer.getInteger("oompi.arrays.nonblocking", 256 << 10));
+
+  /**
    * A direct buffer and its views, grown (powers of two) to what its ranges need: a thread's
    * own for blocking calls, or a pooled one that a nonblocking call's light request holds (with
    * the range it copies back into at completion) until it completes.
@@ -144,10 +153,16 @@ final class ArrayRanges {
     return 0;  // boolean[]
   }
 
-  /** Whether elements [offset, offset + count) (checked) of buf take these paths. */
+  /** Whether elements [offset, offset + count) (checked) of buf take these paths: blocking
+   *  calls, or (nonblocking) isend/irecv. */
   static boolean small(Object buf, int count) {
     int size = size(buf);
     return size > 0 && (long) count * size < MAX;
+  }
+
+  static boolean smallNonblocking(Object buf, int count) {
+    int size = size(buf);
+    return size > 0 && (long) count * size < NONBLOCKING_MAX;
   }
 
   /** Sends elements [offset, offset + count) of buf (small() true) as the direct path does. */

@@ -38,7 +38,7 @@ class ArraySlicesSmallTest {
   @Test
   void blockingRangesAroundTheScratchSizes() {
     for (ArraySlicesTest.Kind k : ArraySlicesTest.KINDS) {
-      int per = bytesPer(k);
+      int per = ArraySlicesTest.bytesPer(k);
       for (int bytes : BYTES) {
         int n = bytes / per;
         int len = Math.max(LENGTH, 2 * n + 100);
@@ -80,15 +80,6 @@ class ArraySlicesSmallTest {
     Object shifted = k.make().apply(sendOff + got);
     System.arraycopy(in, off, shifted, sendOff, got);
     assertEquals(-1, k.check().at(shifted, sendOff, sendOff + got, ArraySlicesTest.sent(prev)), what + ": the message");
-  }
-
-  private static int bytesPer(ArraySlicesTest.Kind k) {
-    switch (k.name()) {
-      case "short": case "char": return 2;
-      case "int": case "float": return 4;
-      case "long": case "double": return 8;
-      default: return 1;
-    }
   }
 
   @Test

@@ -131,7 +131,7 @@ class ArraySlicesTest {
     return b.clear();
   }
 
-  private static int bytesPer(Kind k) {
+  static int bytesPer(Kind k) {
     switch (k.name()) {
       case "short": case "char": return 2;
       case "int": case "float": return 4;

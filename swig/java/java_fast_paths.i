@@ -50,6 +50,7 @@ OOMPI_JAVA_LIGHT_EXCEPTION(light_wait)
 OOMPI_JAVA_LIGHT_EXCEPTION(light_test)
 OOMPI_JAVA_LIGHT_EXCEPTION(light_spilled)
 OOMPI_JAVA_LIGHT_EXCEPTION(light_adopt)
+OOMPI_JAVA_LIGHT_EXCEPTION(light_adopt_range)
 OOMPI_JAVA_LIGHT_EXCEPTION(light_drop)
 OOMPI_JAVA_LIGHT_EXCEPTION(light_null)
 
@@ -91,6 +92,14 @@ OOMPI_JAVA_LIGHT_EXCEPTION(light_null)
     return static_cast<long long>(reinterpret_cast<std::intptr_t>(r));
   }
   // A pending light request was collected (the Cleaner's thread): to the reclaim list.
+  // A pending light receive of an array range (ArrayRanges.Block): the native request copies
+  // what arrived from the block (buf) back into elements [offset, offset + count) of array.
+  static long long light_adopt_range(long long handle, jobject buf, jobject array, int offset,
+                                     int count, int kind, JNIEnv* jni_env) {
+    auto* r = new oompi::rt::request(oompi::java::adopt_light_range(
+        jni_env, handle, buf, static_cast<jarray>(array), offset, count, kind));
+    return static_cast<long long>(reinterpret_cast<std::intptr_t>(r));
+  }
   static void light_drop(long long handle, jobject buf, bool receive, JNIEnv* jni_env) {
     (void)oompi::java::adopt_light(jni_env, handle, buf, receive);
   }

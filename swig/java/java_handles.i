@@ -104,7 +104,8 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
       return;
     }
     Port.checkRange(buf, offset, count, "Comm.send");
-    sendArray(buf, (int) offset, (int) count, kind, dest, tag);
+    if (ArrayRanges.small(buf, (int) count)) ArrayRanges.send(this, buf, (int) offset, (int) count, kind, dest, tag);
+    else sendArray(buf, (int) offset, (int) count, kind, dest, tag);
   }
 
   /** Receives into elements [offset, offset + count) of buf from source with tag; of an array
@@ -113,6 +114,13 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
     int kind = Port.arrayKind(buf);
     if (kind < 0) return recvPart(buf, offset, count, source, tag);
     Port.checkRange(buf, offset, count, "Comm.recv");
+    if (ArrayRanges.small(buf, (int) count)) {
+      if (source >= 0 && tag >= 0)  // of the status only the size is news
+        return new Status(source, tag, ArrayRanges.recv(this, buf, (int) offset, (int) count, kind, source, tag, null));
+      java.nio.ByteBuffer slot = Status.slot();
+      ArrayRanges.recv(this, buf, (int) offset, (int) count, kind, source, tag, slot);
+      return new Status(slot);
+    }
     java.nio.ByteBuffer slot = Status.slot();
     recvArrayStatus(buf, (int) offset, (int) count, kind, source, tag, slot);
     return new Status(slot);
@@ -124,6 +132,8 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
     int kind = Port.arrayKind(buf);
     if (kind < 0) return isend(Port.slice(buf, offset, count, "Comm.isend"), dest, tag);
     Port.checkRange(buf, offset, count, "Comm.isend");
+    if (ArrayRanges.smallNonblocking(buf, (int) count))  // a light request on a pooled block
+      return ArrayRanges.isend(this, buf, (int) offset, (int) count, kind, dest, tag);
     return isendArray(buf, (int) offset, (int) count, kind, dest, tag);
   }
 
@@ -136,6 +146,8 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
     int kind = Port.arrayKind(buf);
     if (kind < 0) return irecv(Port.slice(buf, offset, count, "Comm.irecv"), source, tag);
     Port.checkRange(buf, offset, count, "Comm.irecv");
+    if (ArrayRanges.smallNonblocking(buf, (int) count))
+      return ArrayRanges.irecv(this, buf, (int) offset, (int) count, kind, source, tag);
     return irecvArray(buf, (int) offset, (int) count, kind, source, tag);
   }
 

@@ -81,6 +81,9 @@
   private transient Light lightState;  // once evicted pending: its Cleaner's action
   private transient long lightPacked = -1;  // the last completion's status, packed (-1: none)
   private transient Status lightLast;  // one that did not fit the packing
+  // comm.isend/irecv of a small array range (ArrayRanges): the block holding the range's copy,
+  // back to its pool (a receive's arrived bytes copied into the range first) at completion
+  private transient ArrayRanges.Block lightRange;
 
   /**
    * The operation of a light request evicted pending from its thread's ring: its Cleaner's
@@ -191,6 +194,32 @@
     return light(comm.irecvLight(b, b.position(), b.remaining(), kind, source, tag), b, true);
   }
 
+  /** comm.isend of a small array range copied into block b (view: its view of the kind). */
+  static $javaclassname isendRange(Comm comm, ArrayRanges.Block b, java.nio.Buffer view, int count,
+      int kind, int dest, int tag) {
+    $javaclassname r = light(comm.isendLight(view, 0, count, kind, dest, tag), view, false);
+    r.lightRange = b;
+    return r;
+  }
+
+  /** comm.irecv into a small array range through block b (which names the range). */
+  static $javaclassname irecvRange(Comm comm, ArrayRanges.Block b, java.nio.Buffer view, int count,
+      int kind, int source, int tag) {
+    $javaclassname r = light(comm.irecvLight(view, 0, count, kind, source, tag), view, true);
+    r.lightRange = b;
+    return r;
+  }
+
+  /** A completed range's block: the arrived bytes into the range, the block to its pool. */
+  private Status ranged(Status st) {
+    ArrayRanges.Block b = lightRange;
+    if (b != null) {
+      lightRange = null;
+      ArrayRanges.completed(b, lightReceive ? st.getCountBytes() : -1);
+    }
+    return st;
+  }
+
   /**
    * Turns a light request into a native one, which takes over the handle and (by a global
    * reference) the buffer, for what only native requests do. A completed one becomes a
@@ -199,8 +228,13 @@
   synchronized void makeNative() {
     if (!light) return;
     boolean pending = lightPending;
-    long p = lightAdopt(pending ? lightHandle : NULL_HANDLE, pending ? lightBuffer : null,
-        lightReceive);
+    ArrayRanges.Block b = lightRange;
+    lightRange = null;  // the block stays with the native request (not pooled again)
+    long p = pending && b != null && b.array != null
+        // a range's receive: the native request copies what arrived back into the range
+        ? lightAdoptRange(lightHandle, lightBuffer, b.array, b.offset, b.count, b.kind)
+        : lightAdopt(pending ? lightHandle : NULL_HANDLE, pending ? lightBuffer : null,
+            lightReceive);
     finish();
     swigCPtr = p;
     swigCMemOwn = true;
@@ -230,7 +264,7 @@
     } finally {
       completed();
     }
-    return completion(packed);
+    return ranged(completion(packed));
   }
 
   /** The status if the operation has completed (completing it); null while pending. */
@@ -246,7 +280,7 @@
     }
     if (packed == Long.MIN_VALUE) return null;  // status_not_done
     completed();
-    return completion(packed);
+    return ranged(completion(packed));
   }
 
   /** True until the operation has been completed by waitFor(), test() or a request set. */

@@ -400,6 +400,11 @@ struct array_copy_keep final : rt::keep_alive {
   bool only_arrived = false;
   std::int64_t arrived_bytes = -1;  // only_arrived: set by arrived()
   pooled_bytes bytes;
+  // Or a direct buffer's memory (a light range receive turned native, adopt_light_range): its
+  // address, and a global reference that keeps the buffer (and so the memory) alive.
+  char* block = nullptr;
+  jobject block_ref = nullptr;
+  char* data() noexcept { return block ? block : bytes.get(); }
   void arrived(const MPI_Status& s) override {
     if (!only_arrived) return;
     MPI_Status st = s;
@@ -421,13 +426,14 @@ struct array_copy_keep final : rt::keep_alive {
       jthrowable pending = env->ExceptionOccurred();
       if (pending) env->ExceptionClear();
       const jsize n = only_arrived ? elements_arrived(env) : length;
-      array_region(env, array, kind, true, first, n, bytes.get());
+      array_region(env, array, kind, true, first, n, data());
       if (pending) {
         env->Throw(pending);
         env->DeleteLocalRef(pending);
       }
     }
     env->DeleteGlobalRef(array);
+    if (block_ref) env->DeleteGlobalRef(block_ref);
   }
 
 private:
@@ -440,7 +446,7 @@ private:
     jsize whole = static_cast<jsize>(got / size);
     if (const std::int64_t part = got % size) {
       char tmp[16];
-      char* last = bytes.get() + std::int64_t(whole) * size;
+      char* last = data() + std::int64_t(whole) * size;
       std::memcpy(tmp, last, static_cast<std::size_t>(part));
       array_region(env, array, kind, false, first + whole, 1, last);
       std::memcpy(last, tmp, static_cast<std::size_t>(part));

@@ -192,6 +192,25 @@ inline rt::request adopt_light(JNIEnv* env, std::int64_t h, jobject buf, bool re
   if (buf) keep.reset(new global_ref_keep(env, buf));
   return rt::request::adopt(rt::request_from_bits(h), std::move(keep), receive);
 }
+/// A light receive of elements [first, first + count) of `array` through a direct buffer (Java's
+/// ArrayRanges.Block) turned native while pending (a request set, cancel, close): the native
+/// request copies what arrived back into the range when it completes, as a native range
+/// receive does (array_copy_keep with the buffer's memory).
+inline rt::request adopt_light_range(JNIEnv* env, std::int64_t h, jobject buf, jarray array,
+                                     int first, int count, int kind) {
+  auto k = std::make_unique<array_copy_keep>();
+  k->kind = static_cast<rt::type_kind>(kind);
+  k->first = first;
+  k->length = count;
+  k->only_arrived = true;
+  k->block = static_cast<char*>(direct_address_of(env, buf));
+  env->GetJavaVM(&k->vm);
+  k->block_ref = env->NewGlobalRef(buf);
+  k->array = static_cast<jarray>(env->NewGlobalRef(array));
+  if (!k->block_ref || !k->array) throw std::bad_alloc();  // (the keep frees what it has)
+  k->copy_back = true;
+  return rt::request::adopt(rt::request_from_bits(h), std::move(k), true);
+}
 }  // namespace oompi::java
 
 // --- org.oompi.UserFunction: zero-copy views of MPI's memory during a user op call -----------

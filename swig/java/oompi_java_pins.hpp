@@ -59,6 +59,9 @@ inline thread_local copy_slots t_copies;
 inline std::atomic<int> g_pin_arrays{-1};  // -1: not asked yet
 /// Ranges of at least this many bytes are pinned where pinning is allowed; smaller ones are
 /// copied (as cheap, and no GC lock). OOMPI_JAVA_PIN_MIN (bytes) overrides it, for benches.
+/// Blocking ranges below 64 KiB are copied in Java before they get here (ArrayRanges.java):
+/// at 4 KiB a pinned send measured as cheap as that copy and a matched pinned receive dearer
+/// (JavaSliceBench --self, FUNNELED), so both directions pin from 64 KiB.
 inline std::size_t pin_min() noexcept {
   static const std::size_t v = [] {
     const char* e = std::getenv("OOMPI_JAVA_PIN_MIN");

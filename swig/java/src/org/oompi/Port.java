@@ -61,7 +61,7 @@ public final class Port {
         s.bytes.put(0, a);
         comm.sendDirect(s.bytes, 0, a.length, INT8, dest, tag);
       } else {
-        comm.sendArray(buf, 0, a.length, INT8, dest, tag);
+        sendArray(comm, buf, a.length, INT8, dest, tag);
       }
     } else if (buf instanceof double[]) {
       double[] a = (double[]) buf;
@@ -70,7 +70,7 @@ public final class Port {
         s.doubles.put(0, a);
         comm.sendDirect(s.doubles, 0, a.length, FLOAT64, dest, tag);
       } else {
-        comm.sendArray(buf, 0, a.length, FLOAT64, dest, tag);
+        sendArray(comm, buf, a.length, FLOAT64, dest, tag);
       }
     } else if (buf instanceof int[]) {
       int[] a = (int[]) buf;
@@ -79,14 +79,20 @@ public final class Port {
         s.ints.put(0, a);
         comm.sendDirect(s.ints, 0, a.length, INT32, dest, tag);
       } else {
-        comm.sendArray(buf, 0, a.length, INT32, dest, tag);
+        sendArray(comm, buf, a.length, INT32, dest, tag);
       }
     } else {
       int kind = arrayKind(buf);  // the other primitive arrays: no scratch copy
       if (kind < 0) return false;
-      comm.sendArray(buf, 0, java.lang.reflect.Array.getLength(buf), kind, dest, tag);
+      sendArray(comm, buf, java.lang.reflect.Array.getLength(buf), kind, dest, tag);
     }
     return true;
+  }
+
+  /** A whole array beyond the scratch: a small one through ArrayRanges, a larger one native. */
+  private static void sendArray(Comm comm, Object buf, int length, int kind, int dest, int tag) {
+    if (ArrayRanges.small(buf, length)) ArrayRanges.send(comm, buf, 0, length, kind, dest, tag);
+    else comm.sendArray(buf, 0, length, kind, dest, tag);
   }
 
   /** As trySend; the status goes into status (a Status.slot()) when it is not null. */
@@ -150,6 +156,10 @@ public final class Port {
       if (kind < 0) return NOT_FAST;
       length = java.lang.reflect.Array.getLength(buf);
     }
+    if (ArrayRanges.small(buf, length)) {
+      n = ArrayRanges.recv(comm, buf, 0, length, kind, source, tag, mode == SLOT ? slot : null);
+      return mode == COUNT ? n : 0;
+    }
     switch (mode) {
       case IGNORE: comm.recvArray(buf, 0, length, kind, source, tag); return 0;
       case SLOT: comm.recvArrayStatus(buf, 0, length, kind, source, tag, slot); return 0;
@@ -210,10 +220,14 @@ public final class Port {
    * NativeLoader.arraysCanPin), 2 pin it for a matched receive's transfer, and for sends while
    * MPI's thread level is below MPI_THREAD_MULTIPLE (a pin locks the GC, which only another
    * thread's MPI call could turn into a deadlock); copy it otherwise. Called once, from native
-   * code.
+   * code. -Doompi.arrays=pin gives 1 whatever the collector: the program's own promise that no
+   * MPI call of it waits on another thread of its JVM (docs/bindings.md, "Java arrays": with
+   * JDK 17's G1 or Serial a pinned send locks the GC until its receiver posts the receive).
    */
   static int arrayPinning() {
-    if ("copy".equals(System.getProperty("oompi.arrays"))) return 0;
+    String mode = System.getProperty("oompi.arrays");
+    if ("copy".equals(mode)) return 0;
+    if ("pin".equals(mode)) return 1;
     return NativeLoader.arraysCanPin() ? 1 : 2;
   }
 

@@ -146,6 +146,8 @@ private:
 /// std::unique_ptr owns the object. Trivially destructible, so that a message's entries are
 /// let go of in O(1) (issue 28: a tree's nodes are never referred to again).
 struct object_entry {
+  object_entry(void* o, const type_ops* t, const void* w, std::uint32_t n) noexcept
+      : object(o), type(t), where(w), owner(n) {}
   void* object;                 // what input_archive::abandon empties
   const type_ops* type;
   const void* where;            // a std::shared_ptr<T> (T = the object's type) holding it, or null

@@ -306,14 +306,13 @@ private:
   }
   void add_object(void* object, const detail::type_ops* type, const void* where,
                   std::uint32_t owner) {
-    objects_->entries.push_back(detail::object_entry{object, type, where, owner});
+    // Built in place, member by member: a temporary entry copied in is written as four small
+    // stores and read back as two wide loads, which stall (store forwarding) on every object.
+    objects_->entries.emplace_back(object, type, where, owner);
   }
   template <class T>
   static std::shared_ptr<T> make_object() {
-    static_assert(std::is_default_constructible_v<T>,
-                  "oompi: objects received through a reference are default-constructed first; "
-                  "give the type a default constructor");
-    return std::make_shared<T>();
+    return detail::make_received<T>();
   }
 
   const unsigned char* begin_;

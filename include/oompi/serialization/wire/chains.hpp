@@ -221,7 +221,7 @@ void load_linear_chain(input_archive& ar, std::shared_ptr<T>& root, bool& starte
       *link = *target;
       return;
     }
-    *link = make_received<T>();
+    *link = std::make_shared<T>();
     ++known;
     T& obj = **link;
     load_leading(ar, obj, std::make_index_sequence<F::count - 1>{});
@@ -259,7 +259,7 @@ void load_compact_chain(input_archive& ar, P& root, bool& started) {
   const P* target = nullptr;
   for (std::uint32_t i = 1; i <= n; ++i) {
     if constexpr (shared)
-      *link = make_received<T>();
+      *link = std::make_shared<T>();
     else
       *link = std::make_unique<T>();
     if (i == close) target = link;

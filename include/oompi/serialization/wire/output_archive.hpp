@@ -98,11 +98,16 @@ public:
   /// is most of the cost of a tree (issue 28). Same bytes either way.
   template <class T, class U>
   [[gnu::always_inline]] const T* write_owned(const std::shared_ptr<U>& p) {
+    const T* obj = p.get();
+    if (obj == nullptr) {  // first: half the links of a tree are null
+      write_value<std::uint32_t>(0);
+      return nullptr;
+    }
     if (by_owner_ && p.use_count() == 1) {
       write_value<std::uint32_t>(take_id() | new_object_flag);
-      return p.get();
+      return obj;
     }
-    return write_shared<T>(p.get());
+    return write_shared<T>(obj);
   }
   /// Whether write_owned may skip the table for objects with one owner: only for messages whose
   /// types (detail::weak_free) hold no std::weak_ptr, since a weak reference to an object is no

@@ -307,7 +307,10 @@ namespace Oompi
 
         /// <summary>See <see cref="IdentityMap.Prefetch"/>: o (not null) will be looked up soon.</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        internal void PrefetchRef(object o) => ids?.Prefetch(o);
+        internal void PrefetchRef(object o)
+        {
+            if (!optimisticIds) ids?.Prefetch(o);  // no look-ups to prefetch for while optimistic
+        }
 
         /// <summary>
         /// The reference header of <paramref name="obj"/> (not null): true when it is new (its id

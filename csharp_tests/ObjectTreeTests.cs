@@ -146,6 +146,19 @@ namespace Oompi.Tests
                 if (n > 3) t[3].Left = t[0];
                 yield return ($"{n}: a cycle through the first node, early", t[0]);
             }
+            // Objects met in the order they were allocated (keys ascending until the link back):
+            // a path of Left links, and a tree just read (preorder is its allocation order).
+            var path = new Branch[5000];
+            for (int i = 0; i < path.Length; i++) path[i] = new Branch { Id = i, Name = "p" + i };
+            for (int i = 0; i + 1 < path.Length; i++) path[i].Left = path[i + 1];
+            yield return ("a path in allocation order", path[0]);
+            path[^1].Right = path[2500];
+            yield return ("a path in allocation order, its last node back to its middle", path[0]);
+            var read = Wire.Deserialize<Branch>(Wire.Serialize(Tree(4097)[0]));
+            yield return ("a tree just read", read);
+            var readNodes = Reachable(read);
+            readNodes[^1].Left = readNodes[4000];
+            yield return ("a tree just read, its last node to node 4000 of its preorder", read);
             var self = new Branch { Id = 7, Name = "self" };
             self.Left = self;
             self.Right = self;

@@ -393,6 +393,12 @@ namespace Oompi
         private int setShift = 32 - 7;
         private int nextCheck = FirstCheck;
         private const int FirstCheck = 64;
+        // Optimistic: every key logged so far is greater than the one before (objects met in
+        // the order they were allocated: an array of records, a graph just received and sent
+        // on). Distinct keys, so no object came twice: Verify has nothing to enter until one
+        // key is not (then it enters them all, from the first).
+        private bool ascending = true;
+        private uint lastKey;
 
         /// <summary>Look-ups that found their object (back-references) since the last Clear.</summary>
         internal int BackRefs;
@@ -446,8 +452,11 @@ namespace Oompi
             if ((count | logged) == 0) collections = GC.CollectionCount(0);  // before the first address is read
             if (Optimistic)
             {
+                uint k = Key(o);
+                if (k <= lastKey) ascending = false;
+                lastKey = k;
                 if (logged == keyLog.Length) GrowKeyLog();
-                Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(keyLog), logged) = Key(o);
+                Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(keyLog), logged) = k;
                 if (++logged == nextCheck) Check();
                 return 0;
             }
@@ -497,6 +506,7 @@ namespace Oompi
         /// </summary>
         internal bool Verify()
         {
+            if (ascending) return true;  // distinct keys (the set is entered from the first key once they are not)
             int n = logged;
             if (n * 2L > keySet.Length) GrowKeySet(n);
             uint[] set = keySet;
@@ -591,7 +601,7 @@ namespace Oompi
 
         internal void Clear()
         {
-            if (logged != 0)  // keys may have entered the set (verified alone misses a failed batch's)
+            if (logged != 0 && !ascending)  // keys may have entered the set (verified alone misses a failed batch's)
             {
                 if (keySet.Length > 4096 && logged * 16 < keySet.Length)
                 {
@@ -606,6 +616,8 @@ namespace Oompi
             if (keyLog.Length > 1 << 16 && logged * 16 < keyLog.Length) keyLog = new uint[64];
             verified = 0;
             logged = 0;
+            ascending = true;
+            lastKey = 0;
             nextCheck = FirstCheck;
             BackRefs = 0;
             if (count == 0) return;

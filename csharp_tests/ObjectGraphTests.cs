@@ -92,17 +92,13 @@ namespace Oompi.Tests
             return k[0];
         }
 
-        [Fact]
-        public void IdentitySurvivesCollectionsWhileWriting()
+        /// <summary>
+        /// Calls <paramref name="message"/>(round) with compacting collections running on
+        /// another thread: at least 8 rounds, and on until a message was written again because
+        /// of one (Wire's count of rewrites; at most 200 rounds), which must have happened.
+        /// </summary>
+        private static void WhileCollecting(Action<int> message)
         {
-            // The writer keys objects by their address while the GC moves nothing, and writes a
-            // message again by identity hash when a collection came (WireWriter's IdentityMap). With
-            // compacting collections running all the time on another thread, every message must
-            // be the same bytes, and read back with its shared and cyclic links.
-            if (Rank != 0) return;  // in process: one rank is enough
-            const int n = 50_000;
-            byte[] expected = Wire.Serialize(Knots(n));
-            Assert.Equal(n * 12L + 4, expected.Length);  // per knot: new id, Id, Left's id; the ring's close
             var counter = typeof(Wire).GetField("rewrites", BindingFlags.NonPublic | BindingFlags.Static)
                 ?? throw new MissingFieldException("Oompi.Wire.rewrites (the count of messages written again)");
             long before = (long)counter.GetValue(null);
@@ -123,18 +119,7 @@ namespace Oompi.Tests
             int rounds = 0;
             try
             {
-                // At least 8 messages, and on until one of them met a collection (at most 200).
-                for (; rounds < 8 || ((long)counter.GetValue(null) == before && rounds < 200); rounds++)
-                {
-                    byte[] bytes = Wire.Serialize(Knots(n));
-                    if (!bytes.AsSpan().SequenceEqual(expected)) Assert.Fail($"message {rounds}: other bytes than without collections");
-                    var got = new Knot[n];
-                    var p = Wire.Deserialize<Knot>(bytes);
-                    for (int i = 0; i < n; i++, p = p.Right) got[i] = p;
-                    Assert.Same(got[0], p);
-                    for (int i = 0; i < n; i++)
-                        if (got[i].Id != i || !ReferenceEquals(got[i].Left, got[i / 2])) Assert.Fail($"message {rounds}: knot {i}");
-                }
+                for (; rounds < 8 || ((long)counter.GetValue(null) == before && rounds < 200); rounds++) message(rounds);
             }
             finally
             {
@@ -142,6 +127,30 @@ namespace Oompi.Tests
                 collector.Join();
             }
             Assert.True((long)counter.GetValue(null) > before, $"no message of {rounds} met a collection while written");
+        }
+
+        [Fact]
+        public void IdentitySurvivesCollectionsWhileWriting()
+        {
+            // The writer keys objects by their address while the GC moves nothing, and writes a
+            // message again by identity hash when a collection came (WireWriter's IdentityMap). With
+            // compacting collections running all the time on another thread, every message must
+            // be the same bytes, and read back with its shared and cyclic links.
+            if (Rank != 0) return;  // in process: one rank is enough
+            const int n = 50_000;
+            byte[] expected = Wire.Serialize(Knots(n));
+            Assert.Equal(n * 12L + 4, expected.Length);  // per knot: new id, Id, Left's id; the ring's close
+            WhileCollecting(rounds =>
+            {
+                byte[] bytes = Wire.Serialize(Knots(n));
+                if (!bytes.AsSpan().SequenceEqual(expected)) Assert.Fail($"message {rounds}: other bytes than without collections");
+                var got = new Knot[n];
+                var p = Wire.Deserialize<Knot>(bytes);
+                for (int i = 0; i < n; i++, p = p.Right) got[i] = p;
+                Assert.Same(got[0], p);
+                for (int i = 0; i < n; i++)
+                    if (got[i].Id != i || !ReferenceEquals(got[i].Left, got[i / 2])) Assert.Fail($"message {rounds}: knot {i}");
+            });
         }
 
         [Fact]

@@ -184,10 +184,15 @@ namespace Oompi
         /// Writes with <paramref name="body"/> (the ids start at 1), again on a big stack when
         /// the graph is too deep for this one, and again keyed by identity hash when the GC
         /// moved objects while the identity map was keyed by their addresses (IdentityMap).
+        /// Unless the writer's last message met an object twice, the first attempt numbers
+        /// objects without looking them up (IdentityMap.Optimistic: a tree, records, most
+        /// graphs sent) and verifies at the end that none came twice; if one did, the message
+        /// is written again with look-ups (the same bytes either way).
         /// </summary>
         private static void Encode<S>(WireWriter w, S state, Action<WireWriter, S> body)
         {
             int start = w.Pos;
+            w.IdsOptimistic = !w.SharedBefore;
             try
             {
                 while (true)
@@ -211,10 +216,25 @@ namespace Oompi
                                 w.StackMark = 0;  // the big stack's addresses say nothing here
                             }
                         }
-                        if (!w.IdsMoved) return;
+                        // Verified first: its keys are read now, and a collection meanwhile is seen by IdsMoved.
+                        if (!w.VerifyIds()) throw new SharedObjectsException();
+                        if (!w.IdsMoved)
+                        {
+                            w.SharedBefore = !w.IdsOptimistic && w.BackRefs != 0;
+                            return;
+                        }
                     }
                     catch (ObjectsMovedException)
                     {
+                    }
+                    catch (SharedObjectsException)
+                    {
+                        Interlocked.Increment(ref sharedRewrites);
+                        w.SharedBefore = true;
+                        w.IdsOptimistic = false;
+                        w.Pos = start;
+                        w.ResetIds();
+                        continue;
                     }
                     Interlocked.Increment(ref rewrites);
                     w.Pos = start;
@@ -225,8 +245,13 @@ namespace Oompi
             finally
             {
                 if (w.IdsByHash) w.IdsByHash = false;
+                w.IdsOptimistic = false;
             }
         }
+
+        // Messages written again because an optimistic attempt met an object twice (read by
+        // tests, to know that a case took that path).
+        private static long sharedRewrites;
 
         internal static T ReadTop<T>(WireReader r)
         {

@@ -46,6 +46,38 @@ namespace Oompi
             set => (ids ??= new IdentityMap()).ByHash = value;
         }
 
+        /// <summary>
+        /// Numbers objects without looking them up (<see cref="IdentityMap.Optimistic"/>): set
+        /// by Wire.Encode for an attempt at a message, which it checks with
+        /// <see cref="VerifyIds"/> at the end and writes again without it when an object was
+        /// met twice. Off for any other use of a writer.
+        /// </summary>
+        internal bool IdsOptimistic
+        {
+            get => optimisticIds;
+            set
+            {
+                optimisticIds = value;
+                if (ids is not null) ids.Optimistic = value;
+            }
+        }
+        private bool optimisticIds;
+
+        /// <summary>
+        /// Kept across messages: the last message met an object twice (a shared or cyclic
+        /// graph), so the next one is written with look-ups straight away (Wire.Encode).
+        /// </summary>
+        internal bool SharedBefore;
+
+        /// <summary>Back-references written in this message (with look-ups; 0 when optimistic).</summary>
+        internal int BackRefs => ids is null ? 0 : ids.BackRefs;
+
+        /// <summary>
+        /// After an optimistic attempt: true when no object was numbered twice (the bytes are
+        /// the ones look-ups would have written); false when one was (write it again).
+        /// </summary>
+        internal bool VerifyIds() => ids is null || !ids.Optimistic || ids.Verify();
+
         /// <summary>Forgets every object written so far (a new message or slice starts at id 1).</summary>
         internal void ResetIds()
         {
@@ -275,7 +307,10 @@ namespace Oompi
 
         /// <summary>See <see cref="IdentityMap.Prefetch"/>: o (not null) will be looked up soon.</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        internal void PrefetchRef(object o) => ids?.Prefetch(o);
+        internal void PrefetchRef(object o)
+        {
+            if (!optimisticIds) ids?.Prefetch(o);  // no look-ups to prefetch for while optimistic
+        }
 
         /// <summary>
         /// The reference header of <paramref name="obj"/> (not null): true when it is new (its id
@@ -285,10 +320,11 @@ namespace Oompi
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal bool WriteRefHeader(object obj)
         {
-            ids ??= new IdentityMap();
+            ids ??= new IdentityMap { Optimistic = optimisticIds };
             if (deferred.Count != 0) FlushDeferred();
             if (lastId == 0x7FFFFFFFu)
             {
+                if (ids.Optimistic) throw new SharedObjectsException();  // again with look-ups, which can tell
                 uint old = ids.Get(obj);
                 if (old == 0) throw new SerializationException("oompi: more than 2^31-1 objects in one message");
                 WriteU32(old);
@@ -335,11 +371,43 @@ namespace Oompi
         private int shift = 32 - 6;
         private int collections;  // GC.CollectionCount(0) before the first key of the message
 
+        /// <summary>
+        /// Numbers every object as new without a look-up, noting its key in a log (a store in
+        /// order: no table, no reference kept); the keys are entered into a set of their own
+        /// (4 bytes an entry: 256 KiB for 32,767 objects) in batches by <see cref="Verify"/>:
+        /// at 64, 128, ... 4,096 objects, then every 4,096 (so a cycle or a shared subgraph is
+        /// caught after a bounded number of extra objects: no unbounded recursion, no graph
+        /// unfolded), and at the end of the message. A batch loop overlaps its cache misses
+        /// (prefetching ahead), where a look-up per object while writing (a table larger than
+        /// the cache: 65,535 objects) waits for each miss in turn. A key met twice is taken
+        /// as the same object (never confirmed: two addresses 32 GiB apart share a key, and
+        /// two identity hashes may), which only costs writing the message again with
+        /// look-ups. Keys read while writing are valid at the end because no collection came
+        /// in between (<see cref="Moved"/>, checked at each batch and after the message).
+        /// </summary>
+        internal bool Optimistic;
+        private uint[] keyLog = new uint[64];  // Optimistic: the keys of ids 1, 2, ... in order
+        private int logged;                    // Optimistic: keys in keyLog
+        private int verified;                  // Optimistic: keyLog[0, verified) are in keySet
+        private uint[] keySet = new uint[128]; // Optimistic: open addressing, 0 empty
+        private int setShift = 32 - 7;
+        private int nextCheck = FirstCheck;
+        private const int FirstCheck = 64;
+        // Optimistic: every key logged so far is greater than the one before (objects met in
+        // the order they were allocated: an array of records, a graph just received and sent
+        // on). Distinct keys, so no object came twice: Verify has nothing to enter until one
+        // key is not (then it enters them all, from the first).
+        private bool ascending = true;
+        private uint lastKey;
+
+        /// <summary>Look-ups that found their object (back-references) since the last Clear.</summary>
+        internal int BackRefs;
+
         /// <summary>Keys by identity hash (a message written again after the GC moved objects).</summary>
         internal bool ByHash;
 
         /// <summary>True when addresses were used as keys and a collection came since the first.</summary>
-        internal bool Moved => !ByHash && count != 0 && GC.CollectionCount(0) != collections;
+        internal bool Moved => !ByHash && (count | logged) != 0 && GC.CollectionCount(0) != collections;
 
         // The slot of a key: a 4 KiB block of addresses (512 keys) keeps its order in a window
         // of the table at a place hashed from the block's number (Fibonacci hashing). Objects
@@ -371,18 +439,27 @@ namespace Oompi
         /// prefetch never faults, so a stale address (the GC moved the table) is harmless.
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        internal unsafe void Prefetch(object o)
+        internal void Prefetch(object o)
         {
-            if (!System.Runtime.Intrinsics.X86.Sse.IsSupported || table.Length <= 1 << 14) return;  // 128 KiB: in the cache
-            int i = Slot(Key(o));
-            System.Runtime.Intrinsics.X86.Sse.Prefetch0(Unsafe.AsPointer(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(table), i)));
+            if (Optimistic || !System.Runtime.Intrinsics.X86.Sse.IsSupported || table.Length <= 1 << 14) return;  // 128 KiB: in the cache
+            PrefetchSlot(table, Slot(Key(o)));
         }
 
         /// <summary>The id of o, or 0 after adding o with <paramref name="id"/>.</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal uint GetOrAdd(object o, uint id)
         {
-            if (count == 0) collections = GC.CollectionCount(0);  // before the first address is read
+            if ((count | logged) == 0) collections = GC.CollectionCount(0);  // before the first address is read
+            if (Optimistic)
+            {
+                uint k = Key(o);
+                if (k <= lastKey) ascending = false;
+                lastKey = k;
+                if (logged == keyLog.Length) GrowKeyLog();
+                Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(keyLog), logged) = k;
+                if (++logged == nextCheck) Check();
+                return 0;
+            }
             uint key = Key(o);
             ulong[] t = table;
             int mask = t.Length - 1;
@@ -397,9 +474,87 @@ namespace Oompi
                     if ((count & 4095) == 0 && Moved) throw new ObjectsMovedException();
                     return 0;
                 }
-                if ((uint)(e >> 32) == key && ReferenceEquals(byId[(int)(uint)e - 1], o)) return (uint)e;
+                if ((uint)(e >> 32) == key && ReferenceEquals(byId[(int)(uint)e - 1], o))
+                {
+                    BackRefs++;
+                    return (uint)e;
+                }
             }
         }
+
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void GrowKeyLog() =>
+            Array.Resize(ref keyLog, (int)Math.Min((long)keyLog.Length * 2, Array.MaxLength));
+
+        /// <summary>An optimistic batch is due: verify it, and check (as look-ups do) that no collection came.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void Check()
+        {
+            if (!Verify()) throw new SharedObjectsException();
+            nextCheck = (int)Math.Min(logged < 4096 ? logged * 2L : logged + 4096L, int.MaxValue);
+            if (Moved) throw new ObjectsMovedException();
+        }
+
+        // The slot of a key in keySet: as Slot (a 4 KiB block of addresses in order in a window).
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private static int SetSlot(uint key, int shift, int mask) => (int)(((key >> 9) * 2654435769u >> shift) + (key & 511)) & mask;
+
+        /// <summary>
+        /// Enters the keys logged since the last call into the key set: false as soon as one
+        /// is there already (an object numbered twice, or two that share a key) or is 0 (not
+        /// told from an empty slot): the message is then written again with look-ups.
+        /// </summary>
+        internal bool Verify()
+        {
+            if (ascending) return true;  // distinct keys (the set is entered from the first key once they are not)
+            int n = logged;
+            if (n * 2L > keySet.Length) GrowKeySet(n);
+            uint[] set = keySet;
+            int mask = set.Length - 1, shift = setShift;
+            ref uint log = ref MemoryMarshal.GetArrayDataReference(keyLog);
+            bool prefetch = System.Runtime.Intrinsics.X86.Sse.IsSupported && set.Length > 1 << 14;
+            const int Ahead = 16;
+            for (int i = verified; i < n; i++)
+            {
+                if (prefetch && i + Ahead < n) PrefetchSlot(set, SetSlot(Unsafe.Add(ref log, i + Ahead), shift, mask));
+                uint key = Unsafe.Add(ref log, i);
+                if (key == 0) return false;
+                for (int j = SetSlot(key, shift, mask); ; j = (j + 1) & mask)
+                {
+                    uint e = set[j];
+                    if (e == 0)
+                    {
+                        set[j] = key;
+                        break;
+                    }
+                    if (e == key) return false;
+                }
+            }
+            verified = n;
+            return true;
+        }
+
+        /// <summary>A key set with room for n keys at half load, holding the ones verified so far.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private void GrowKeySet(int n)
+        {
+            int bits = 7;
+            while ((1L << bits) < n * 2L) bits++;
+            if (bits > 31) throw new SerializationException("oompi: more objects in one message than an identity set can hold");
+            keySet = new uint[1 << bits];
+            setShift = 32 - bits;
+            int done = verified;
+            verified = 0;
+            int keep = logged;
+            logged = done;
+            Verify();  // the keys verified before are distinct: this only re-enters them
+            logged = keep;
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        private static unsafe void PrefetchSlot<E>(E[] t, int i) where E : unmanaged =>
+            System.Runtime.Intrinsics.X86.Sse.Prefetch0(Unsafe.AsPointer(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(t), i)));
+
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         private void Remember(object o, uint id)
         {
@@ -446,6 +601,25 @@ namespace Oompi
 
         internal void Clear()
         {
+            if (logged != 0 && !ascending)  // keys may have entered the set (verified alone misses a failed batch's)
+            {
+                if (keySet.Length > 4096 && logged * 16 < keySet.Length)
+                {
+                    keySet = new uint[128];  // a huge message came before: do not clear its set for small ones
+                    setShift = 32 - 7;
+                }
+                else
+                {
+                    Array.Clear(keySet);
+                }
+            }
+            if (keyLog.Length > 1 << 16 && logged * 16 < keyLog.Length) keyLog = new uint[64];
+            verified = 0;
+            logged = 0;
+            ascending = true;
+            lastKey = 0;
+            nextCheck = FirstCheck;
+            BackRefs = 0;
             if (count == 0) return;
             Array.Clear(byId, 0, (int)maxId);
             maxId = 0;
@@ -470,6 +644,14 @@ namespace Oompi
     /// Never seen by callers, so no SerializationException.
     /// </summary>
     internal sealed class ObjectsMovedException : Exception
+    {
+    }
+
+    /// <summary>
+    /// An optimistic attempt (IdentityMap.Optimistic) numbered an object twice: caught by
+    /// Wire.Encode, which writes the message again with look-ups. Never seen by callers.
+    /// </summary>
+    internal sealed class SharedObjectsException : Exception
     {
     }
 }

@@ -368,8 +368,19 @@ namespace OompiBench
             gcs[(metric, n, sys)] = (a.iters + iters, a.g0 + now.Item1 - before.g0, a.g1 + now.Item2 - before.g1, a.g2 + now.Item3 - before.g2);
         }
 
+        // Every block starts from a collected heap, as BenchmarkDotNet forces a collection before
+        // each iteration: a block of few iterations over 100,000 objects otherwise pays, or not,
+        // for a gen2 collection of the garbage the system before it left (records 100,000:
+        // encode + decode 0.60-1.39x run to run). Collections during the block stay in its time.
+        static void FreshHeap()
+        {
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+        }
+
         static double Block(string sys, IShape s, Comm c, int peer, long iters, long expect, int n = 0)
         {
+            FreshHeap();
             c.Barrier();
             bool first = c.Rank == 0;
             var gc0 = GcNow();
@@ -384,6 +395,7 @@ namespace OompiBench
 
         static double LocalBlock(string sys, IShape s, Comm c, long iters, long expect, int n)
         {
+            FreshHeap();
             c.Barrier();
             if (c.Rank != 0) { c.Barrier(); return 0; }
             var gc0 = GcNow();

@@ -61,11 +61,25 @@ inline void send_array(const rt::comm& c, array_ref a, int offset, int count, in
   c.send(u.b, dest, tag);
 }
 
-/// The received bytes are copied back when it returns (the rest of the array is unchanged). A
-/// pinned receive waits for its message unpinned (a matched probe), then pins the array for the
-/// transfer only (see array_pinning).
+/// The received bytes are copied back when it returns (the rest of the array is unchanged).
+/// Where a send may pin (pin_range: below MULTIPLE, or a collector that pins regions) the
+/// receive waits pinned in a plain MPI_Recv: no GC lock, or no other thread of this JVM that
+/// MPI could be waiting on. Elsewhere (JDK 17 G1/Serial/Parallel at MULTIPLE) it waits for its
+/// message unpinned (a matched probe), then pins the array for the transfer only (see
+/// array_pinning). OOMPI_JAVA_RECV=matched probes everywhere (as before; benches).
+inline bool recv_waits_pinned() noexcept {
+  static const bool v = [] {
+    const char* e = std::getenv("OOMPI_JAVA_RECV");
+    return !(e && std::strcmp(e, "matched") == 0);
+  }();
+  return v;
+}
 inline rt::status recv_array(const rt::comm& c, array_ref a, int offset, int count, int kind,
                              int source, int tag) {
+  if (recv_waits_pinned() && pins(a, count, kind)) {
+    array_use u(a, offset, count, kind, true, true);
+    return c.recv(u.b, source, tag);
+  }
   if (source != MPI_PROC_NULL && pins(a, count, kind, true)) {
     rt::message m = c.mprobe(source, tag);
     array_use u(a, offset, count, kind, true, true);

@@ -520,4 +520,99 @@ class ArraySlicesTest {
       assertEquals(0, q.waitFor().getCountBytes());
     }
   }
+
+  /**
+   * Blocking receives of large ranges (pinned where the JVM allows it: a plain pinned MPI_Recv
+   * below MULTIPLE or where the collector pins regions, probe-then-pin on JDK 17 G1 at
+   * MULTIPLE, a copy with -Doompi.arrays=copy): a message ending inside an element writes only
+   * its bytes of that element, a truncated one throws and leaves the array outside the range
+   * alone, a range past the end throws before any MPI call.
+   */
+  @Test
+  void largeBlockingReceivesPartlyFilledAndTruncated() {
+    if (!(world.getSize() == 1 && org.oompi.Environment.libraryVersion().contains("MPICH"))) {
+      // erroneous in MPI (not a whole number of elements); MPICH's send to oneself aborts on it
+      int[] in = new int[LENGTH];
+      java.util.Arrays.fill(in, 0x7A7A7A7A);
+      int off = BIG_OFF, whole = BIG_N / 2, bytes = 4 * whole + 2;
+      ByteBuffer msg = Buffers.newByteBuffer(bytes);
+      for (int i = 0; i < bytes; i++) msg.put(i, (byte) (i * 13 + rank));
+      try (Request s = world.isend(msg, next, 43)) {
+        assertEquals(bytes, world.recv(in, off, BIG_N, prev, 43).getCountBytes());
+        s.waitFor();
+      }
+      ByteBuffer got = Buffers.newByteBuffer(4);
+      for (int i = 0; i < whole; i++) {
+        for (int b = 0; b < 4; b++) got.put(b, (byte) ((4 * i + b) * 13 + prev));
+        if (in[off + i] != got.getInt(0)) assertEquals(got.getInt(0), in[off + i], "element " + i);
+      }
+      got.putInt(0, 0x7A7A7A7A);
+      got.put(0, (byte) ((4 * whole) * 13 + prev)).put(1, (byte) ((4 * whole + 1) * 13 + prev));
+      assertEquals(got.getInt(0), in[off + whole], "the partly filled element");
+      for (int i = 0; i < in.length; i++)
+        if ((i < off || i > off + whole) && in[i] != 0x7A7A7A7A)
+          assertEquals(0x7A7A7A7A, in[i], "element " + i + " outside the message");
+    }
+    // truncated: a message longer than the range
+    double[] small = new double[LENGTH];
+    java.util.Arrays.fill(small, 5.5);
+    int off = 1000, n = 20_000;  // 160 KB: pinned where allowed
+    try (Request s = world.isend(Buffers.newDoubleBuffer(n + 1), next, 44)) {
+      assertThrows(org.oompi.MPIException.class, () -> world.recv(small, off, n, prev, 44));
+      s.waitFor();
+    }
+    for (int i = 0; i < small.length; i++)
+      if ((i < off || i >= off + n) && small[i] != 5.5)
+        assertEquals(5.5, small[i], "element " + i + " outside a truncated receive's range");
+    assertThrows(IndexOutOfBoundsException.class, () -> world.recv(small, LENGTH - n + 1, n, prev, 44));
+    assertThrows(IndexOutOfBoundsException.class, () -> world.recv(small, -1, n, prev, 44));
+  }
+
+  /**
+   * A thread waits in a blocking receive of a 1 MiB range while the thread whose send it waits
+   * for (here, or on the previous rank) first allocates and forces collections: a receive that
+   * waited pinned under JDK 17's GC lock would stop that thread, hence its send (a deadlock).
+   * The binding pins an unmatched receive only where the collector pins regions (Shenandoah,
+   * JDK 22+ G1) or below MULTIPLE; JDK 17 G1 probes unpinned, then pins for the transfer.
+   */
+  @Test
+  void sliceReceiveWhileAnotherThreadForcesCollections() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        MpiExtension.provided() == org.oompi.ThreadLevel.MULTIPLE,
+        "two threads calling MPI need MPI_THREAD_MULTIPLE");
+    org.junit.jupiter.api.Assumptions.assumeFalse(
+        world.getSize() == 1 && org.oompi.Environment.libraryVersion().contains("MPICH"),
+        "MPICH's send to oneself loses messages between threads (shown in C)");
+    org.junit.jupiter.api.Assumptions.assumeFalse("pin".equals(System.getProperty("oompi.arrays")),
+        "-Doompi.arrays=pin promises what this test breaks: an MPI call waiting on another thread");
+    final int rounds = 24, n = 1 << 20, off = 2 * n + 7;
+    byte[] in = new byte[4 * n];
+    java.util.Arrays.fill(in, (byte) -1);
+    ByteBuffer out = Buffers.newByteBuffer(n);
+    for (int i = 0; i < n; i++) out.put(i, (byte) rank);
+    java.util.concurrent.atomic.AtomicReference<Throwable> failed =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Thread receiver = new Thread(() -> {
+      for (int i = 0; i < rounds; i++)
+        assertEquals(n, world.recv(in, off, n, prev, 16).getCountBytes());
+    });
+    receiver.setUncaughtExceptionHandler((t, e) -> failed.set(e));
+    receiver.start();
+    long sink = 0;
+    for (int i = 0; i < rounds; i++) {
+      byte[][] garbage = new byte[32][];
+      for (int j = 0; j < garbage.length; j++) garbage[j] = new byte[128 << 10];
+      sink += garbage[i % garbage.length].length;
+      if (i % 4 == 0) System.gc();  // while the other thread waits in its receive
+      world.send(out.clear(), next, 16);
+    }
+    receiver.join(120_000);
+    assertEquals(false, receiver.isAlive(), "the receiving thread is stuck");
+    assertEquals(null, failed.get());
+    assertEquals(rounds * (128L << 10), sink);
+    for (int i = 0; i < in.length; i++) {
+      byte want = i >= off && i < off + n ? (byte) prev : (byte) -1;
+      if (in[i] != want) assertEquals(want, in[i], "element " + i);
+    }
+  }
 }

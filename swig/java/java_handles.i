@@ -114,7 +114,7 @@ OOMPI_JAVA_CLOSEABLE(oompi::rt::comm, true,
     int kind = Port.arrayKind(buf);
     if (kind < 0) return recvPart(buf, offset, count, source, tag);
     Port.checkRange(buf, offset, count, "Comm.recv");
-    if (ArrayRanges.small(buf, (int) count)) {
+    if (ArrayRanges.smallRecv(buf, (int) count)) {
       if (source >= 0 && tag >= 0)  // of the status only the size is news
         return new Status(source, tag, ArrayRanges.recv(this, buf, (int) offset, (int) count, kind, source, tag, null));
       java.nio.ByteBuffer slot = Status.slot();

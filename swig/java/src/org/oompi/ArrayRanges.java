@@ -160,6 +160,17 @@ final class ArrayRanges {
     return size > 0 && (long) count * size < MAX;
   }
 
+  /**
+   * Blocking receives' bound (MAX unless -Doompi.arrays.scratch.recv=N bytes, for benches: a
+   * receive from there on takes the native path, which pins where pin_min allows).
+   */
+  static final int RECV_MAX = Math.max(0, Integer.getInteger("oompi.arrays.scratch.recv", MAX));
+
+  static boolean smallRecv(Object buf, int count) {
+    int size = size(buf);
+    return size > 0 && (long) count * size < RECV_MAX;
+  }
+
   static boolean smallNonblocking(Object buf, int count) {
     int size = size(buf);
     return size > 0 && (long) count * size < NONBLOCKING_MAX;

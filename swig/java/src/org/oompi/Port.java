@@ -156,7 +156,7 @@ public final class Port {
       if (kind < 0) return NOT_FAST;
       length = java.lang.reflect.Array.getLength(buf);
     }
-    if (ArrayRanges.small(buf, length)) {
+    if (ArrayRanges.smallRecv(buf, length)) {
       n = ArrayRanges.recv(comm, buf, 0, length, kind, source, tag, mode == SLOT ? slot : null);
       return mode == COUNT ? n : 0;
     }

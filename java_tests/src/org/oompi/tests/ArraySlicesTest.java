@@ -600,10 +600,11 @@ class ArraySlicesTest {
     receiver.start();
     long sink = 0;
     for (int i = 0; i < rounds; i++) {
+      // 32 MiB of garbage: more than a young generation holds, so allocating needs a collection
       byte[][] garbage = new byte[32][];
-      for (int j = 0; j < garbage.length; j++) garbage[j] = new byte[128 << 10];
+      for (int j = 0; j < 8 * garbage.length; j++) garbage[j % garbage.length] = new byte[128 << 10];
       sink += garbage[i % garbage.length].length;
-      if (i % 4 == 0) System.gc();  // while the other thread waits in its receive
+      System.gc();  // while the other thread waits in its receive
       world.send(out.clear(), next, 16);
     }
     receiver.join(120_000);

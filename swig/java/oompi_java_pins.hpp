@@ -55,6 +55,8 @@ inline thread_local copy_slots t_copies;
 // - A send is pinned below MPI_THREAD_MULTIPLE only: a pinned send waits for its receiver to
 //   post the receive, and with MULTIPLE another thread of this JVM (stopped by the GC lock)
 //   may be what that receiver waits for (test java.threads deadlocked that way).
+//   A blocking receive follows the send's rule for waiting pinned (recv_array: a plain
+//   pinned MPI_Recv where pin_range allows, no probe).
 // Port.arrayPinning says which (0 copy always, 1 pin, 2 the rules above).
 inline std::atomic<int> g_pin_arrays{-1};  // -1: not asked yet
 /// Ranges of at least this many bytes are pinned where pinning is allowed; smaller ones are

@@ -173,12 +173,7 @@ class ArraySlicesSmallTest {
 
   @Test
   void threadsEachThroughTheirOwnBuffer() throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(
-        MpiExtension.provided() == org.oompi.ThreadLevel.MULTIPLE,
-        "two threads calling MPI need MPI_THREAD_MULTIPLE");
-    org.junit.jupiter.api.Assumptions.assumeFalse(
-        size == 1 && org.oompi.Environment.libraryVersion().contains("MPICH"),
-        "MPICH's send to oneself loses messages between threads (shown in C)");
+    ArraySlicesTest.assumeTwoMpiThreads(size);
     final int threads = 3, rounds = 200;
     java.util.concurrent.atomic.AtomicReference<Throwable> failed =
         new java.util.concurrent.atomic.AtomicReference<>();

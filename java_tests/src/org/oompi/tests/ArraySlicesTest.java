@@ -140,6 +140,28 @@ class ArraySlicesTest {
     }
   }
 
+  /** Two threads of this rank call MPI: MULTIPLE, and not at 1 rank on MPICH. */
+  static void assumeTwoMpiThreads(int size) {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        MpiExtension.provided() == org.oompi.ThreadLevel.MULTIPLE,
+        "two threads calling MPI need MPI_THREAD_MULTIPLE");
+    // MPICH 4.0.2 (Debian 12) loses a message sent to oneself between two threads: the same
+    // exchange in C (thread B: MPI_Recv 8 B tag 11 then MPI_Send 1 MiB tag 12 to self; thread A:
+    // MPI_Send 8 B tag 11 then MPI_Recv or MPI_Mprobe/MPI_Mrecv tag 12) hangs within 40 rounds.
+    org.junit.jupiter.api.Assumptions.assumeFalse(
+        size == 1 && org.oompi.Environment.libraryVersion().contains("MPICH"),
+        "MPICH's send to oneself loses messages between threads (shown in C)");
+  }
+
+  /** As assumeTwoMpiThreads, for a test where an MPI call waits on another thread of the JVM. */
+  static void assumeMpiCallsMayWaitOnOtherThreads(int size) {
+    assumeTwoMpiThreads(size);
+    // -Doompi.arrays=pin (java.array_slices_pin_opt_in) is the program's promise that no MPI
+    // call waits on another thread of its JVM: these tests break it (JDK 17's G1 would deadlock)
+    org.junit.jupiter.api.Assumptions.assumeFalse("pin".equals(System.getProperty("oompi.arrays")),
+        "-Doompi.arrays=pin promises what this test breaks: an MPI call waiting on another thread");
+  }
+
   @Test
   void blockingSendOfARange() {
     for (Kind k : KINDS) {
@@ -386,19 +408,7 @@ class ArraySlicesTest {
    */
   @Test
   void sliceSendWhileAnotherThreadForcesCollections() throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(
-        MpiExtension.provided() == org.oompi.ThreadLevel.MULTIPLE,
-        "two threads calling MPI need MPI_THREAD_MULTIPLE");
-    // MPICH 4.0.2 (Debian 12) loses a message sent to oneself between two threads: the same
-    // exchange in C (thread B: MPI_Recv 8 B tag 11 then MPI_Send 1 MiB tag 12 to self; thread A:
-    // MPI_Send 8 B tag 11 then MPI_Recv or MPI_Mprobe/MPI_Mrecv tag 12) hangs within 40 rounds.
-    org.junit.jupiter.api.Assumptions.assumeFalse(
-        world.getSize() == 1 && org.oompi.Environment.libraryVersion().contains("MPICH"),
-        "MPICH's send to oneself loses messages between threads (shown in C)");
-    // -Doompi.arrays=pin (java.array_slices_pin_opt_in) is the program's promise that no MPI
-    // call waits on another thread of its JVM: this test breaks it (JDK 17's G1 would deadlock)
-    org.junit.jupiter.api.Assumptions.assumeFalse("pin".equals(System.getProperty("oompi.arrays")),
-        "-Doompi.arrays=pin promises what this test breaks: an MPI call waiting on another thread");
+    assumeMpiCallsMayWaitOnOtherThreads(size);
     final int rounds = 40, n = 1 << 20, off = 3 * n + 5;  // a 1 MiB range of a 5 MiB array
     byte[] out = new byte[5 * n];
     byte[] in = new byte[5 * n];
@@ -577,14 +587,7 @@ class ArraySlicesTest {
    */
   @Test
   void sliceReceiveWhileAnotherThreadForcesCollections() throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(
-        MpiExtension.provided() == org.oompi.ThreadLevel.MULTIPLE,
-        "two threads calling MPI need MPI_THREAD_MULTIPLE");
-    org.junit.jupiter.api.Assumptions.assumeFalse(
-        world.getSize() == 1 && org.oompi.Environment.libraryVersion().contains("MPICH"),
-        "MPICH's send to oneself loses messages between threads (shown in C)");
-    org.junit.jupiter.api.Assumptions.assumeFalse("pin".equals(System.getProperty("oompi.arrays")),
-        "-Doompi.arrays=pin promises what this test breaks: an MPI call waiting on another thread");
+    assumeMpiCallsMayWaitOnOtherThreads(size);
     final int rounds = 24, n = 1 << 20, off = 2 * n + 7;
     byte[] in = new byte[4 * n];
     java.util.Arrays.fill(in, (byte) -1);

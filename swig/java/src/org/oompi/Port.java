@@ -217,8 +217,8 @@ public final class Port {
   /**
    * How native code treats a large range of an array in a blocking call (oompi_java.hpp,
    * array_pinning): 0 copy it (-Doompi.arrays=copy), 1 pin it (the collector pins regions:
-   * NativeLoader.arraysCanPin), 2 pin it for a matched receive's transfer, and for sends while
-   * MPI's thread level is below MPI_THREAD_MULTIPLE (a pin locks the GC, which only another
+   * NativeLoader.arraysCanPin), 2 pin it for a matched receive's transfer, and for sends (and
+   * receives, waiting pinned) while MPI's thread level is below MPI_THREAD_MULTIPLE (a pin locks the GC, which only another
    * thread's MPI call could turn into a deadlock); copy it otherwise. Called once, from native
    * code. -Doompi.arrays=pin gives 1 whatever the collector: the program's own promise that no
    * MPI call of it waits on another thread of its JVM (docs/bindings.md, "Java arrays": with

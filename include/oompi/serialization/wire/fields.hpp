@@ -125,10 +125,15 @@ inline const std::size_t local_capacity_v = S().capacity();
 /// is let go of first): a third of the instructions of assign(), which goes through the general
 /// replace (issue 28: every node of a tree has a short name). Building a string that fits the
 /// local buffer allocates nothing, so it cannot throw and leave f destroyed. A longer one is
-/// built aside and moved in unless f already has room.
+/// built aside and moved in unless f already has room. Only with std::allocator: a rebuilt
+/// string gets a default-constructed allocator, which for a stateful one (std::pmr) is not f's.
 template <class S, class E>
 [[gnu::always_inline]] inline void assign_chars(S& f, const E* p, std::size_t n) {
-  if (n <= local_capacity_v<S>) {
+  constexpr bool std_alloc =
+      std::is_same_v<typename S::allocator_type, std::allocator<typename S::value_type>>;
+  if constexpr (!std_alloc) {
+    f.assign(p, p + n);
+  } else if (n <= local_capacity_v<S>) {
     f.~S();
     ::new (static_cast<void*>(&f)) S(p, p + n);
   } else if (n <= f.capacity()) {

@@ -112,7 +112,11 @@ OOMPI_JAVA_LIGHT_EXCEPTION(light_null)
 %javamethodmodifiers oompi::rt::comm::isend_array "";
 %javamethodmodifiers oompi::rt::comm::irecv_array "";
 %javamethodmodifiers oompi::rt::message::recv_array_status "";
+%javamethodmodifiers oompi::rt::comm::array_pin_from "";
 %extend oompi::rt::comm {
+  // ArrayRanges' bound: blocking ranges from this many bytes on are pinned (INT_MAX: copied;
+  // -1: MPI not initialized).
+  static int array_pin_from(JNIEnv* jni_env) { return oompi::java::array_pin_from(jni_env); }
   void send_array(oompi::java::array_ref a, int offset, int count, int kind, int dest,
                   int tag) const {
     oompi::java::send_array(*$self, a, offset, count, kind, dest, tag);

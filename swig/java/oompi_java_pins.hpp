@@ -6,6 +6,7 @@
 #include "oompi_java_errors.hpp"
 #include "oompi_java_native_pool.hpp"
 
+#include <climits>
 #include <unistd.h>
 
 namespace oompi::java {
@@ -59,16 +60,25 @@ inline thread_local copy_slots t_copies;
 //   pinned MPI_Recv where pin_range allows, no probe).
 // Port.arrayPinning says which (0 copy always, 1 pin, 2 the rules above).
 inline std::atomic<int> g_pin_arrays{-1};  // -1: not asked yet
-/// Ranges of at least this many bytes are pinned where pinning is allowed; smaller ones are
-/// copied (as cheap, and no GC lock). OOMPI_JAVA_PIN_MIN (bytes) overrides it, for benches.
-/// Blocking ranges below 64 KiB are copied in Java before they get here (ArrayRanges.java):
-/// at 4 KiB a pinned send measured as cheap as that copy and a matched pinned receive dearer
-/// (JavaSliceBench --self, FUNNELED), so both directions pin from 64 KiB.
+/// Ranges that MPI may wait on (sends, receives waiting pinned: pin_range) of at least this
+/// many bytes are pinned where pinning is allowed; smaller ones are copied (as cheap, and no GC
+/// lock). Matched receives (pin_matched_range) pin from pin_matched_min().
+/// OOMPI_JAVA_PIN_MIN (bytes) overrides both, for benches.
+/// Blocking ranges below array_pin_from() are copied in Java before they get here
+/// (ArrayRanges.java). JavaSliceBench, 2 ranks, slice / direct buffer at 4 KiB where sends may
+/// pin: pinned 1.05-1.10 (FUNNELED, Shenandoah, Temurin 25 G1) against 1.15-1.24 copied in
+/// Java; a matched pinned receive measured dearer than its copy at 4 KiB (--self, FUNNELED), and
+/// under JDK 17 G1 MULTIPLE (matched receives, copied sends) 4 KiB pinned measured 1.57.
+inline std::size_t pin_min_from_env(std::size_t dflt) noexcept {
+  const char* e = std::getenv("OOMPI_JAVA_PIN_MIN");
+  return e && *e ? static_cast<std::size_t>(std::strtoull(e, nullptr, 10)) : dflt;
+}
 inline std::size_t pin_min() noexcept {
-  static const std::size_t v = [] {
-    const char* e = std::getenv("OOMPI_JAVA_PIN_MIN");
-    return e && *e ? static_cast<std::size_t>(std::strtoull(e, nullptr, 10)) : std::size_t(64 * 1024);
-  }();
+  static const std::size_t v = pin_min_from_env(4 * 1024);
+  return v;
+}
+inline std::size_t pin_matched_min() noexcept {
+  static const std::size_t v = pin_min_from_env(64 * 1024);
   return v;
 }
 
@@ -105,7 +115,17 @@ inline bool pin_range(JNIEnv* env, std::size_t bytes) noexcept {
   return bytes >= pin_min() && arrays_can_pin(env);
 }
 inline bool pin_matched_range(JNIEnv* env, std::size_t bytes) noexcept {
-  return bytes >= pin_min() && array_pinning(env) != 0;
+  return bytes >= pin_matched_min() && array_pinning(env) != 0;
+}
+
+/// For ArrayRanges.java: the size in bytes from which a blocking range is pinned (pin_range),
+/// INT_MAX where ranges are copied, -1 before MPI_Init (the thread level is not known yet).
+inline int array_pin_from(JNIEnv* env) noexcept {
+  int up = 0, down = 0;
+  if (MPI_Initialized(&up) != MPI_SUCCESS || !up || MPI_Finalized(&down) != MPI_SUCCESS || down)
+    return -1;
+  if (!arrays_can_pin(env)) return INT_MAX;
+  return static_cast<int>(std::min<std::size_t>(pin_min(), INT_MAX));
 }
 
 /// memcpy that avoids a slow case of this class of machine: glibc (2.36) copies 2112 bytes up

@@ -20,18 +20,48 @@ import java.nio.ShortBuffer;
  * request object, no Cleaner, no global reference) on a block taken from the thread's free
  * blocks; the native range path made a native request, a keep-alive with a global reference
  * and a Cleaner registration per call: 1.3 us a call more than a direct buffer at 4 KiB.
- * Larger ranges (from {@link #MAX} bytes, where the native side may pin instead of copying) and
+ * Larger ranges (from {@link #bound()} bytes, where the native side pins or copies) and
  * boolean[] (no buffer view) take the native path.
  */
 final class ArrayRanges {
   private ArrayRanges() {}
 
   /**
-   * Ranges of fewer bytes than this go through the thread's direct buffer: below the native
-   * side's pin_min (64 KiB; where pinning is allowed a range from there on is pinned, no copy).
-   * -Doompi.arrays.scratch=N (bytes; 0: none) for benches.
+   * Blocking ranges of fewer bytes than bound() go through the thread's direct buffer: below
+   * 64 KiB, or where the native side pins sends (a collector that pins regions, a thread level
+   * below MULTIPLE, -Doompi.arrays=pin) below its pin_min (4 KiB), from where a pinned range
+   * measured cheaper than this copy (oompi_java_pins.hpp). -Doompi.arrays.scratch=N (bytes;
+   * 0: none) fixes the bound, for benches (65536: as before pinning from 4 KiB).
    */
-  static final int MAX = Math.max(0, Integer.getInteger("oompi.arrays.scratch", 64 << 10));
+  static final int MAX = 64 << 10;
+  private static final Integer SCRATCH = Integer.getInteger("oompi.arrays.scratch");
+
+  /** Blocking receives' bound: -Doompi.arrays.scratch.recv=N (bytes), for benches, or bound(). */
+  private static final Integer SCRATCH_RECV = Integer.getInteger("oompi.arrays.scratch.recv");
+
+  // Learnt at the first blocking range after MPI_Init (the thread level decides); -1 until then.
+  private static int bound = -1, recvBound = -1;
+
+  static int bound() {
+    int b = bound;
+    return b >= 0 ? b : learn(false);
+  }
+
+  static int recvBound() {
+    int b = recvBound;
+    return b >= 0 ? b : learn(true);
+  }
+
+  private static int learn(boolean recv) {
+    int pinFrom = Comm.arrayPinFrom();  // -1 before MPI_Init: the call then fails anyway
+    int b = SCRATCH != null ? Math.max(0, SCRATCH) : pinFrom < 0 ? MAX : Math.min(MAX, pinFrom);
+    int r = SCRATCH_RECV != null ? Math.max(0, SCRATCH_RECV) : b;
+    if (pinFrom >= 0) {
+      bound = b;
+      recvBound = r;
+    }
+    return recv ? r : b;
+  }
 
   /**
    * Nonblocking ranges of fewer bytes than this are light requests on pooled blocks (no pin to
@@ -157,18 +187,12 @@ final class ArrayRanges {
    *  calls, or (nonblocking) isend/irecv. */
   static boolean small(Object buf, int count) {
     int size = size(buf);
-    return size > 0 && (long) count * size < MAX;
+    return size > 0 && (long) count * size < bound();
   }
-
-  /**
-   * Blocking receives' bound (MAX unless -Doompi.arrays.scratch.recv=N bytes, for benches: a
-   * receive from there on takes the native path, which pins where pin_min allows).
-   */
-  static final int RECV_MAX = Math.max(0, Integer.getInteger("oompi.arrays.scratch.recv", MAX));
 
   static boolean smallRecv(Object buf, int count) {
     int size = size(buf);
-    return size > 0 && (long) count * size < RECV_MAX;
+    return size > 0 && (long) count * size < recvBound();
   }
 
   static boolean smallNonblocking(Object buf, int count) {

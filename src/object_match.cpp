@@ -73,6 +73,7 @@ message comm::object_mprobe(int source, int tag) const {
 
 std::int64_t comm::post_object_recv(int source, int tag) const {
   const auto& s = live("comm.post_object_recv");
+  oompi::detail::require_running("MPI_Improbe");  // as the blocking orecv: at the call, not at its test
   auto p = std::make_shared<posted>();
   p->c = st_;
   p->m.comm = s.handle();

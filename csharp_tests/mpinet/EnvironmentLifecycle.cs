@@ -49,11 +49,23 @@ namespace MpiNetTests
                 CheckThrows<FormatException>(() => MPI.Environment.Run(ref args, _ => throw new FormatException("x"), false),
                     "Run without cleanup passes the action's exception on");
                 Communicator.world.Barrier();
+                // A communicator kept past MPI_Finalize: its calls throw, none reaches MPI (which
+                // aborts the job after MPI_Finalize; an object receive's matched probe did).
+                Intracommunicator kept = Communicator.world;
+                int peer = (kept.Rank + 1) % size;
                 // With cleanup: the action runs, then MPI is finalised (by a nested Environment).
                 MPI.Environment.Run(ref args, comm => ran = comm.Allreduce(comm.Rank, Operation<int>.Max), true);
                 Check(ran == size - 1, "Run with cleanup runs the action");
                 Check(MPI.Environment.Finalized, "Run with cleanup finalises MPI");
                 Check(Communicator.world is null && Communicator.self is null, "no world after MPI_Finalize");
+                CheckThrows<InvalidOperationException>(() => kept.Receive<string>(peer, 1), "Receive<string> after finalize");
+                CheckThrows<InvalidOperationException>(() => kept.Send("after", peer, 1), "Send<string> after finalize");
+                CheckThrows<InvalidOperationException>(() => kept.Receive<int>(peer, 1), "Receive<int> after finalize");
+                CheckThrows<InvalidOperationException>(() => kept.Send(new double[1 << 17], peer, 1), "Send(double[]) after finalize");
+                CheckThrows<InvalidOperationException>(() => kept.ImmediateReceive<string>(peer, 1), "ImmediateReceive<string> after finalize");
+                CheckThrows<InvalidOperationException>(() => kept.Probe(peer, 1), "Probe after finalize");
+                CheckThrows<InvalidOperationException>(() => kept.Barrier(), "Barrier after finalize");
+                CheckThrows<InvalidOperationException>(() => kept.Allreduce(1, Operation<int>.Add), "Allreduce after finalize");
                 // MPI cannot start again: ObjectDisposedException, an InvalidOperationException as MPI.NET's tests catch.
                 CheckThrows<ObjectDisposedException>(() => new MPI.Environment(ref args), "a new Environment after finalize");
                 bool actionRan = false;

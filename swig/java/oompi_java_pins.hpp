@@ -98,12 +98,24 @@ inline int array_pinning(JNIEnv* env) noexcept {
   return v;
 }
 
+/// MPI's thread level, asked once while MPI runs (it cannot change); -1 outside MPI_Init ..
+/// MPI_Finalize when not asked yet (MPI_Query_thread there aborts the job, and a range call
+/// after MPI_Finalize must reach the call's own error, an exception).
+inline int mpi_thread_level() noexcept {
+  static std::atomic<int> cached{-1};
+  int level = cached.load(std::memory_order_relaxed);
+  if (OOMPI_DETAIL_LIKELY(level >= 0)) return level;
+  if (!oompi::detail::mpi_usable() || MPI_Query_thread(&level) != MPI_SUCCESS) return -1;
+  cached.store(level, std::memory_order_relaxed);
+  return level;
+}
+
 inline bool arrays_can_pin(JNIEnv* env) noexcept {
   switch (array_pinning(env)) {
     case 1: return true;
     case 2: {
-      int level = MPI_THREAD_MULTIPLE;
-      return MPI_Query_thread(&level) == MPI_SUCCESS && level < MPI_THREAD_MULTIPLE;
+      const int level = mpi_thread_level();
+      return level >= 0 && level < MPI_THREAD_MULTIPLE;
     }
     default: return false;
   }
@@ -121,9 +133,7 @@ inline bool pin_matched_range(JNIEnv* env, std::size_t bytes) noexcept {
 /// For ArrayRanges.java: the size in bytes from which a blocking range is pinned (pin_range),
 /// INT_MAX where ranges are copied, -1 before MPI_Init (the thread level is not known yet).
 inline int array_pin_from(JNIEnv* env) noexcept {
-  int up = 0, down = 0;
-  if (MPI_Initialized(&up) != MPI_SUCCESS || !up || MPI_Finalized(&down) != MPI_SUCCESS || down)
-    return -1;
+  if (mpi_thread_level() < 0) return -1;
   if (!arrays_can_pin(env)) return INT_MAX;
   return static_cast<int>(std::min<std::size_t>(pin_min(), INT_MAX));
 }

@@ -170,6 +170,7 @@ private:
 /// MPI_Mprobe that waits its turn behind the pending object receives of comm (a blocking object
 /// receive: one MPI_Mprobe when none is pending).
 inline void ordered_mprobe(int source, int tag, MPI_Comm comm, MPI_Message* msg, MPI_Status* st) {
+  require_running("MPI_Mprobe");  // the bindings' orecv come here straight (MPI aborts after finalize)
   match_queue& q = match_queue::instance();
   if (source == MPI_PROC_NULL || !q.busy()) {
     OOMPI_CHECK(MPI_Mprobe, (source, tag, comm, msg, st));
